@@ -1,0 +1,395 @@
+//! A thin, copyable handle over MLIR operations and values for code that walks and rewrites
+//! the IR. melior's borrow-checked references cannot express "erase this op while walking its
+//! block", which every cleanup pass needs; these handles call the C API directly and keep the
+//! unsafe code in one file.
+//!
+//! Invariant: a handle is only used while its context is alive and its op has not been
+//! erased. Passes hold handles for the duration of one walk and erase only ops they no longer
+//! visit.
+
+use crate::tensor::TensorInfo;
+use melior::ir::{Location, Type};
+use mlir_sys::*;
+use std::ffi::c_void;
+
+fn str_of(s: MlirStringRef) -> String {
+    if s.data.is_null() {
+        return String::new();
+    }
+    // SAFETY: MLIR string refs point at `length` valid bytes owned by the context.
+    let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr() as *const _,
+        length: s.len(),
+    }
+}
+
+/// An SSA value.
+#[derive(Clone, Copy, Debug)]
+pub struct Val(pub MlirValue);
+
+impl PartialEq for Val {
+    fn eq(&self, other: &Self) -> bool {
+        // SAFETY: comparing handles.
+        unsafe { mlirValueEqual(self.0, other.0) }
+    }
+}
+impl Eq for Val {}
+
+impl Val {
+    /// The value's type as a ranked tensor, if it is one.
+    pub fn tensor(self) -> Option<TensorInfo> {
+        TensorInfo::of(self.ty())
+    }
+
+    /// The value's type.
+    pub fn ty<'c>(self) -> Type<'c> {
+        // SAFETY: the value is alive (module invariant).
+        unsafe { Type::from_raw(mlirValueGetType(self.0)) }
+    }
+
+    /// The op that defines it, or `None` for a block argument.
+    pub fn defining_op(self) -> Option<Op> {
+        // SAFETY: as above.
+        unsafe {
+            if mlirValueIsAOpResult(self.0) {
+                Some(Op(mlirOpResultGetOwner(self.0)))
+            } else {
+                None
+            }
+        }
+    }
+
+    /// Whether anything uses the value.
+    pub fn has_uses(self) -> bool {
+        // SAFETY: as above.
+        unsafe { !mlirValueGetFirstUse(self.0).ptr.is_null() }
+    }
+
+    /// The number of uses.
+    pub fn use_count(self) -> usize {
+        let mut count = 0;
+        // SAFETY: walks the use list of a live value.
+        unsafe {
+            let mut use_ = mlirValueGetFirstUse(self.0);
+            while !use_.ptr.is_null() {
+                count += 1;
+                use_ = mlirOpOperandGetNextUse(use_);
+            }
+        }
+        count
+    }
+
+    /// Replaces every use of this value with `with`.
+    pub fn replace_all_uses_with(self, with: Val) {
+        // SAFETY: both values are alive.
+        unsafe { mlirValueReplaceAllUsesOfWith(self.0, with.0) }
+    }
+
+    /// An identity key for hashing (values are pointers into the IR).
+    pub fn key(self) -> usize {
+        self.0.ptr as usize
+    }
+}
+
+/// An attribute handle.
+#[derive(Clone, Copy, Debug)]
+pub struct Attr(pub MlirAttribute);
+
+impl Attr {
+    /// The string value of a string attribute.
+    pub fn as_str(self) -> Option<String> {
+        // SAFETY: predicates and getters on a live attribute.
+        unsafe { mlirAttributeIsAString(self.0).then(|| str_of(mlirStringAttrGetValue(self.0))) }
+    }
+
+    /// The value of a bool attribute.
+    pub fn as_bool(self) -> Option<bool> {
+        // SAFETY: as above.
+        unsafe { mlirAttributeIsABool(self.0).then(|| mlirBoolAttrGetValue(self.0)) }
+    }
+
+    /// The value of an integer attribute (not a bool).
+    pub fn as_i64(self) -> Option<i64> {
+        // SAFETY: as above.
+        unsafe {
+            (mlirAttributeIsAInteger(self.0) && !mlirAttributeIsABool(self.0))
+                .then(|| mlirIntegerAttrGetValueInt(self.0))
+        }
+    }
+
+    /// The value of a float attribute.
+    pub fn as_f64(self) -> Option<f64> {
+        // SAFETY: as above.
+        unsafe { mlirAttributeIsAFloat(self.0).then(|| mlirFloatAttrGetValueDouble(self.0)) }
+    }
+
+    /// Whether it is a float attribute of type f32.
+    pub fn is_f32_float(self) -> bool {
+        // SAFETY: as above.
+        unsafe { mlirAttributeIsAFloat(self.0) && mlirTypeIsAF32(mlirAttributeGetType(self.0)) }
+    }
+
+    /// The elements of an `array<i64: …>` attribute.
+    pub fn as_i64_array(self) -> Option<Vec<i64>> {
+        // SAFETY: as above.
+        unsafe {
+            mlirAttributeIsADenseI64Array(self.0).then(|| {
+                (0..mlirDenseArrayGetNumElements(self.0))
+                    .map(|i| mlirDenseI64ArrayGetElement(self.0, i))
+                    .collect()
+            })
+        }
+    }
+
+    /// The elements of an `array<i32: …>` attribute.
+    pub fn as_i32_array(self) -> Option<Vec<i32>> {
+        // SAFETY: as above.
+        unsafe {
+            mlirAttributeIsADenseI32Array(self.0).then(|| {
+                (0..mlirDenseArrayGetNumElements(self.0))
+                    .map(|i| mlirDenseI32ArrayGetElement(self.0, i))
+                    .collect()
+            })
+        }
+    }
+
+    /// An identity key: attributes are uniqued, so equal attributes have equal keys.
+    pub fn key(self) -> usize {
+        self.0.ptr as usize
+    }
+}
+
+/// An operation handle.
+#[derive(Clone, Copy, Debug)]
+pub struct Op(pub MlirOperation);
+
+impl PartialEq for Op {
+    fn eq(&self, other: &Self) -> bool {
+        // SAFETY: comparing handles.
+        unsafe { mlirOperationEqual(self.0, other.0) }
+    }
+}
+impl Eq for Op {}
+
+impl Op {
+    /// The op's full name, e.g. `dit.gelu`.
+    pub fn name(self) -> String {
+        // SAFETY: the op is alive; its name identifier is owned by the context.
+        unsafe { str_of(mlirIdentifierStr(mlirOperationGetName(self.0))) }
+    }
+
+    /// Whether the op is `dit.<short>`.
+    pub fn is(self, full_name: &str) -> bool {
+        // Compare without allocating: this is on the hot path of every walk.
+        // SAFETY: as above.
+        unsafe {
+            let s = mlirIdentifierStr(mlirOperationGetName(self.0));
+            std::slice::from_raw_parts(s.data as *const u8, s.length) == full_name.as_bytes()
+        }
+    }
+
+    /// The op's location.
+    pub fn location<'c>(self) -> Location<'c> {
+        // SAFETY: as above.
+        unsafe { Location::from_raw(mlirOperationGetLocation(self.0)) }
+    }
+
+    /// Number of operands.
+    pub fn num_operands(self) -> usize {
+        // SAFETY: as above.
+        unsafe { mlirOperationGetNumOperands(self.0) as usize }
+    }
+
+    /// Operand `i`.
+    pub fn operand(self, i: usize) -> Val {
+        // SAFETY: callers index below num_operands.
+        unsafe { Val(mlirOperationGetOperand(self.0, i as isize)) }
+    }
+
+    /// All operands.
+    pub fn operands(self) -> Vec<Val> {
+        (0..self.num_operands()).map(|i| self.operand(i)).collect()
+    }
+
+    /// Number of results.
+    pub fn num_results(self) -> usize {
+        // SAFETY: as above.
+        unsafe { mlirOperationGetNumResults(self.0) as usize }
+    }
+
+    /// Result `i`.
+    pub fn result(self, i: usize) -> Val {
+        // SAFETY: callers index below num_results.
+        unsafe { Val(mlirOperationGetResult(self.0, i as isize)) }
+    }
+
+    /// All results.
+    pub fn results(self) -> Vec<Val> {
+        (0..self.num_results()).map(|i| self.result(i)).collect()
+    }
+
+    /// Whether any result is used.
+    pub fn has_uses(self) -> bool {
+        (0..self.num_results()).any(|i| self.result(i).has_uses())
+    }
+
+    /// The attribute `name`, if present.
+    pub fn attr(self, name: &str) -> Option<Attr> {
+        // SAFETY: as above.
+        unsafe {
+            let a = mlirOperationGetAttributeByName(self.0, string_ref(name));
+            (!a.ptr.is_null()).then_some(Attr(a))
+        }
+    }
+
+    /// Every attribute as (name, attribute).
+    pub fn attrs(self) -> Vec<(String, Attr)> {
+        // SAFETY: as above.
+        unsafe {
+            (0..mlirOperationGetNumAttributes(self.0))
+                .map(|i| {
+                    let named = mlirOperationGetAttribute(self.0, i);
+                    (str_of(mlirIdentifierStr(named.name)), Attr(named.attribute))
+                })
+                .collect()
+        }
+    }
+
+    /// Sets (or replaces) attribute `name`.
+    pub fn set_attr(self, name: &str, attr: Attr) {
+        // SAFETY: as above.
+        unsafe { mlirOperationSetAttributeByName(self.0, string_ref(name), attr.0) }
+    }
+
+    /// Sets operand `i` to `value`.
+    pub fn set_operand(self, i: usize, value: Val) {
+        // SAFETY: as above.
+        unsafe { mlirOperationSetOperand(self.0, i as isize, value.0) }
+    }
+
+    /// Number of regions.
+    pub fn num_regions(self) -> usize {
+        // SAFETY: as above.
+        unsafe { mlirOperationGetNumRegions(self.0) as usize }
+    }
+
+    /// The blocks of region `i`.
+    pub fn region_blocks(self, i: usize) -> Vec<Block> {
+        let mut blocks = Vec::new();
+        // SAFETY: as above.
+        unsafe {
+            let region = mlirOperationGetRegion(self.0, i as isize);
+            let mut block = mlirRegionGetFirstBlock(region);
+            while !block.ptr.is_null() {
+                blocks.push(Block(block));
+                block = mlirBlockGetNextInRegion(block);
+            }
+        }
+        blocks
+    }
+
+    /// The op that contains this one, if any.
+    pub fn parent(self) -> Option<Op> {
+        // SAFETY: as above.
+        unsafe {
+            let p = mlirOperationGetParentOperation(self.0);
+            (!p.ptr.is_null()).then_some(Op(p))
+        }
+    }
+
+    /// Erases the op. Its results must have no uses (callers check; MLIR asserts otherwise).
+    pub fn erase(self) {
+        debug_assert!(!self.has_uses(), "erasing an op whose results are used");
+        // SAFETY: the op is alive and unused; destroy unlinks it from its block.
+        unsafe { mlirOperationDestroy(self.0) }
+    }
+
+    /// Calls `f` on this op and every op nested in it, parents before children.
+    pub fn walk(self, f: &mut dyn FnMut(Op)) {
+        unsafe extern "C" fn trampoline(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
+            // SAFETY: `data` is the `&mut &mut dyn FnMut(Op)` passed below, alive for the walk.
+            let f = unsafe { &mut *(data as *mut &mut dyn FnMut(Op)) };
+            f(Op(op));
+            MlirWalkResult_MlirWalkResultAdvance
+        }
+        let mut f: &mut dyn FnMut(Op) = f;
+        // SAFETY: the callback only reads; the closure outlives the walk.
+        unsafe {
+            mlirOperationWalk(
+                self.0,
+                Some(trampoline),
+                &mut f as *mut &mut dyn FnMut(Op) as *mut c_void,
+                MlirWalkOrder_MlirWalkPreOrder,
+            )
+        }
+    }
+}
+
+/// A block handle.
+#[derive(Clone, Copy, Debug)]
+pub struct Block(pub MlirBlock);
+
+impl Block {
+    /// The ops of the block, in order.
+    pub fn ops(self) -> Vec<Op> {
+        let mut ops = Vec::new();
+        // SAFETY: the block is alive.
+        unsafe {
+            let mut op = mlirBlockGetFirstOperation(self.0);
+            while !op.ptr.is_null() {
+                ops.push(Op(op));
+                op = mlirOperationGetNextInBlock(op);
+            }
+        }
+        ops
+    }
+
+    /// The block's arguments.
+    pub fn arguments(self) -> Vec<Val> {
+        // SAFETY: as above.
+        unsafe {
+            (0..mlirBlockGetNumArguments(self.0))
+                .map(|i| Val(mlirBlockGetArgument(self.0, i)))
+                .collect()
+        }
+    }
+}
+
+impl Val {
+    /// Whether both values have the same type (types are uniqued).
+    pub fn same_type(self, other: Val) -> bool {
+        // SAFETY: both values are alive.
+        unsafe { mlirTypeEqual(mlirValueGetType(self.0), mlirValueGetType(other.0)) }
+    }
+
+    /// An identity key of the value's type.
+    pub fn type_key(self) -> usize {
+        // SAFETY: as above.
+        unsafe { mlirValueGetType(self.0).ptr as usize }
+    }
+}
+
+impl Op {
+    /// The op's context.
+    pub fn context_raw(self) -> MlirContext {
+        // SAFETY: the op is alive.
+        unsafe { mlirOperationGetContext(self.0) }
+    }
+
+    /// An `array<i64: …>` attribute in the op's context.
+    pub fn i64_array_attr(self, values: &[i64]) -> Attr {
+        // SAFETY: MLIR copies the values into uniqued storage.
+        unsafe {
+            Attr(mlirDenseI64ArrayGet(
+                self.context_raw(),
+                values.len() as isize,
+                values.as_ptr(),
+            ))
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! The op table of DIALECT.md in Rust: every dit op with its operand slots, and typed access
+//! to operands by slot name (resolving `operandSegmentSizes`) and to attributes.
+
+use crate::ir::{Op, Val};
+
+/// How many values an operand slot takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    /// Exactly one value.
+    One,
+    /// Zero or one value (`bias?`).
+    Optional,
+    /// Any number of values (`xs…`).
+    Variadic,
+}
+
+/// Whether a frontend produces the op or a fusion pass does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpClass {
+    Primitive,
+    Fused,
+}
+
+/// One op of the contract.
+#[derive(Clone, Copy, Debug)]
+pub struct OpSpec {
+    /// Full name, `dit.<op>`.
+    pub name: &'static str,
+    /// Operand slots in contract order.
+    pub operands: &'static [(&'static str, Arity)],
+    pub class: OpClass,
+}
+
+impl OpSpec {
+    /// Whether the op has more than one slot that is not `One`: then MLIR needs
+    /// `operandSegmentSizes` to know which value fills which slot. DIALECT.md asks for it on
+    /// every op with an optional operand, so that it is always explicit which slot is empty.
+    pub fn needs_segments(&self) -> bool {
+        self.operands.iter().any(|(_, a)| *a == Arity::Optional)
+    }
+}
+
+use Arity::{One, Optional, Variadic};
+use OpClass::{Fused, Primitive};
+
+macro_rules! spec {
+    ($name:literal, $class:ident, [$(($slot:literal, $arity:ident)),* $(,)?]) => {
+        OpSpec { name: $name, class: $class, operands: &[$(($slot, $arity)),*] }
+    };
+}
+
+/// Every op of DIALECT.md.
+pub const OPS: &[OpSpec] = &[
+    spec!("dit.add", Primitive, [("lhs", One), ("rhs", One)]),
+    spec!("dit.sub", Primitive, [("lhs", One), ("rhs", One)]),
+    spec!("dit.mul", Primitive, [("lhs", One), ("rhs", One)]),
+    spec!("dit.div", Primitive, [("lhs", One), ("rhs", One)]),
+    spec!("dit.pow", Primitive, [("lhs", One), ("rhs", One)]),
+    spec!("dit.neg", Primitive, [("x", One)]),
+    spec!("dit.exp", Primitive, [("x", One)]),
+    spec!("dit.sqrt", Primitive, [("x", One)]),
+    spec!("dit.rsqrt", Primitive, [("x", One)]),
+    spec!("dit.tanh", Primitive, [("x", One)]),
+    spec!("dit.erf", Primitive, [("x", One)]),
+    spec!("dit.sigmoid", Primitive, [("x", One)]),
+    spec!("dit.silu", Primitive, [("x", One)]),
+    spec!("dit.relu", Primitive, [("x", One)]),
+    spec!("dit.gelu", Primitive, [("x", One)]),
+    spec!("dit.cast", Primitive, [("x", One)]),
+    spec!("dit.reduce_mean", Primitive, [("x", One)]),
+    spec!("dit.reduce_sum", Primitive, [("x", One)]),
+    spec!("dit.softmax", Primitive, [("x", One)]),
+    spec!("dit.reshape", Primitive, [("x", One)]),
+    spec!("dit.broadcast", Primitive, [("x", One)]),
+    spec!("dit.bitcast", Primitive, [("x", One)]),
+    spec!("dit.transpose", Primitive, [("x", One)]),
+    spec!("dit.slice", Primitive, [("x", One)]),
+    spec!("dit.split", Primitive, [("x", One)]),
+    spec!("dit.concat", Primitive, [("xs", Variadic)]),
+    spec!("dit.matmul", Primitive, [("a", One), ("b", One)]),
+    spec!("dit.linear", Primitive, [("x", One), ("weight", One), ("bias", Optional)]),
+    spec!("dit.rms_norm", Primitive, [("x", One), ("gamma", One)]),
+    spec!("dit.layer_norm", Primitive, [("x", One), ("gamma", Optional), ("beta", Optional)]),
+    spec!("dit.rope", Primitive, [("x", One), ("cos", One), ("sin", One)]),
+    spec!("dit.attention", Primitive, [("q", One), ("k", One), ("v", One), ("mask", Optional)]),
+    spec!("dit.dynamic_quant", Primitive, [("x", One), ("smooth_scale", Optional)]),
+    spec!(
+        "dit.quant_matmul",
+        Primitive,
+        [
+            ("x1", One),
+            ("x2", One),
+            ("scale", One),
+            ("offset", Optional),
+            ("bias", Optional),
+            ("pertoken_scale", Optional),
+        ]
+    ),
+    spec!(
+        "dit.grouped_matmul",
+        Primitive,
+        [
+            ("x", One),
+            ("weight", One),
+            ("group_list", One),
+            ("bias", Optional),
+            ("scale", Optional),
+            ("per_token_scale", Optional),
+        ]
+    ),
+    spec!("dit.opaque", Primitive, [("args", Variadic)]),
+    spec!("dit.fast_gelu", Fused, [("x", One)]),
+    spec!("dit.muls_add", Fused, [("x", One), ("y", One)]),
+    spec!("dit.ada_layer_norm", Fused, [("x", One), ("scale", One), ("shift", One)]),
+    spec!(
+        "dit.quant_matmul_gelu",
+        Fused,
+        [("x1", One), ("x2", One), ("x1_scale", One), ("x2_scale", One), ("bias", Optional)]
+    ),
+    spec!("dit.fused_matmul", Fused, [("x1", One), ("x2", One), ("bias", Optional), ("x3", Optional)]),
+    spec!(
+        "dit.grouped_matmul_swiglu_quant",
+        Fused,
+        [
+            ("x", One),
+            ("weight", One),
+            ("group_list", One),
+            ("weight_scale", One),
+            ("x_scale", One),
+            ("bias", Optional),
+            ("offset", Optional),
+        ]
+    ),
+    spec!("dit.swiglu", Fused, [("x", One)]),
+    spec!("dit.silu_mul", Fused, [("gate", One), ("up", One)]),
+    spec!("dit.gelu_mul", Fused, [("x", One)]),
+    spec!(
+        "dit.kv_rms_norm_rope_cache",
+        Fused,
+        [
+            ("kv", One),
+            ("gamma", One),
+            ("cos", One),
+            ("sin", One),
+            ("index", One),
+            ("k_cache", One),
+            ("ckv_cache", One),
+        ]
+    ),
+    spec!("dit.fused", Fused, [("captured", Variadic)]),
+    spec!("dit.yield", Fused, [("values", Variadic)]),
+];
+
+/// The spec of a dit op by full name.
+pub fn spec(name: &str) -> Option<&'static OpSpec> {
+    OPS.iter().find(|s| s.name == name)
+}
+
+/// Elementwise binary ops (numpy broadcasting).
+pub const BINARY: &[&str] = &["dit.add", "dit.sub", "dit.mul", "dit.div", "dit.pow"];
+
+/// Elementwise unary ops whose result type equals the operand type.
+pub const UNARY: &[&str] = &[
+    "dit.neg",
+    "dit.exp",
+    "dit.sqrt",
+    "dit.rsqrt",
+    "dit.tanh",
+    "dit.erf",
+    "dit.sigmoid",
+    "dit.silu",
+    "dit.relu",
+    "dit.gelu",
+    "dit.fast_gelu",
+];
+
+/// Operand values grouped by slot, resolved through `operandSegmentSizes` when present.
+#[derive(Clone, Debug)]
+pub struct Operands {
+    slots: Vec<(&'static str, Vec<Val>)>,
+}
+
+impl Operands {
+    /// Splits `op`'s operands into the slots of `spec`. Errors say what does not fit.
+    pub fn resolve(op: Op, spec: &OpSpec) -> Result<Operands, String> {
+        let values = op.operands();
+        let sizes: Vec<usize> = match op.attr("operandSegmentSizes") {
+            Some(attr) => {
+                let sizes = attr
+                    .as_i32_array()
+                    .ok_or("operandSegmentSizes must be an array<i32>")?;
+                if sizes.len() != spec.operands.len() {
+                    return Err(format!(
+                        "operandSegmentSizes has {} entries, but the op has {} operand slots",
+                        sizes.len(),
+                        spec.operands.len()
+                    ));
+                }
+                for ((slot, arity), size) in spec.operands.iter().zip(&sizes) {
+                    let ok = match arity {
+                        One => *size == 1,
+                        Optional => *size == 0 || *size == 1,
+                        Variadic => *size >= 0,
+                    };
+                    if !ok {
+                        return Err(format!("operandSegmentSizes gives {size} values to slot '{slot}'"));
+                    }
+                }
+                sizes.iter().map(|s| *s as usize).collect()
+            }
+            None => {
+                if spec.needs_segments() {
+                    return Err("missing operandSegmentSizes (required on ops with optional operands)".into());
+                }
+                // Without optional slots, at most one variadic slot takes whatever remains.
+                let fixed = spec.operands.iter().filter(|(_, a)| *a == One).count();
+                let rest = values.len().checked_sub(fixed).ok_or_else(|| {
+                    format!("expected at least {fixed} operands, got {}", values.len())
+                })?;
+                spec.operands
+                    .iter()
+                    .map(|(_, a)| if *a == Variadic { rest } else { 1 })
+                    .collect()
+            }
+        };
+        let total: usize = sizes.iter().sum();
+        if total != values.len() {
+            return Err(format!(
+                "operandSegmentSizes adds up to {total}, but the op has {} operands",
+                values.len()
+            ));
+        }
+        let mut at = 0;
+        let slots = spec
+            .operands
+            .iter()
+            .zip(sizes)
+            .map(|((name, _), n)| {
+                let group = values[at..at + n].to_vec();
+                at += n;
+                (*name, group)
+            })
+            .collect();
+        Ok(Operands { slots })
+    }
+
+    /// The single value of slot `name` (`None` if the optional slot is empty).
+    pub fn get(&self, name: &str) -> Option<Val> {
+        self.group(name).first().copied()
+    }
+
+    /// All values of slot `name`.
+    pub fn group(&self, name: &str) -> &[Val] {
+        self.slots
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_slice())
+            .unwrap_or(&[])
+    }
+}
+
+/// Reads a bool attribute.
+pub fn bool_attr(op: Op, name: &str) -> Option<bool> {
+    op.attr(name)?.as_bool()
+}
+
+/// Reads a string attribute.
+pub fn str_attr(op: Op, name: &str) -> Option<String> {
+    op.attr(name)?.as_str()
+}
+
+/// Reads an integer attribute.
+pub fn i64_attr(op: Op, name: &str) -> Option<i64> {
+    op.attr(name)?.as_i64()
+}
+
+/// Reads a float attribute.
+pub fn f64_attr(op: Op, name: &str) -> Option<f64> {
+    op.attr(name)?.as_f64()
+}
+
+/// Reads an `array<i64>` attribute.
+pub fn i64_array_attr(op: Op, name: &str) -> Option<Vec<i64>> {
+    op.attr(name)?.as_i64_array()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_irdl_op_is_in_the_table_and_back() {
+        let irdl: Vec<String> = crate::IRDL_SOURCE
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("irdl.operation @"))
+            .map(|rest| format!("dit.{}", rest.split_whitespace().next().unwrap_or("")))
+            .collect();
+        for spec in OPS {
+            assert!(irdl.contains(&spec.name.to_string()), "{} missing from IRDL", spec.name);
+        }
+        for name in &irdl {
+            assert!(spec(name).is_some(), "{name} missing from the op table");
+        }
+    }
+}

@@ -1,0 +1,851 @@
+//! The dit verifier: the rules of DIALECT.md that IRDL cannot state (element types per op,
+//! enum values of optional attributes, shape rules). It runs after parsing and after every
+//! pass; each failure is reported at the op's location, naming the op and the rule.
+
+use crate::{
+    diagnostics::emit_error,
+    ir::{Attr, Op, Val},
+    ops::{self, Operands, OpSpec},
+    tensor::{broadcast_shapes, dims_compatible, shape_string, shapes_compatible, Dim, Elem, TensorInfo},
+};
+
+/// A broken rule: which op, which rule, and what is wrong.
+#[derive(Clone, Debug)]
+pub struct Violation {
+    pub op: Op,
+    /// A short stable name of the rule, e.g. `transpose.perm`.
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl Violation {
+    /// The message as printed: `'dit.x' op <message> [rule <rule>]`.
+    pub fn text(&self) -> String {
+        format!("'{}' op {} [rule {}]", self.op.name(), self.message, self.rule)
+    }
+}
+
+type Check = Result<(), (&'static str, String)>;
+
+macro_rules! ensure {
+    ($cond:expr, $rule:expr, $($fmt:tt)+) => {
+        if !$cond {
+            return Err(($rule, format!($($fmt)+)));
+        }
+    };
+}
+
+/// Verifies every dit op nested in `root`; returns every violation (empty when valid).
+pub fn verify(root: Op) -> Vec<Violation> {
+    let mut violations = Vec::new();
+    root.walk(&mut |op| {
+        if let Err((rule, message)) = verify_op(op) {
+            violations.push(Violation { op, rule, message });
+        }
+    });
+    violations
+}
+
+/// Verifies `root` and reports each violation through the context's diagnostics.
+/// Returns whether the IR is valid.
+pub fn verify_and_report(root: Op) -> bool {
+    let violations = verify(root);
+    for v in &violations {
+        emit_error(v.op.location(), &v.text());
+    }
+    violations.is_empty()
+}
+
+/// Verifies one op (non-dit ops pass).
+pub fn verify_op(op: Op) -> Check {
+    let name = op.name();
+    let Some(spec) = ops::spec(&name) else {
+        return Ok(());
+    };
+    let ins = Operands::resolve(op, spec).map_err(|m| ("operand-segments", m))?;
+    check_types(op, spec)?;
+    let outs: Vec<TensorInfo> = op.results().into_iter().filter_map(|v| v.tensor()).collect();
+    let n = name.as_str();
+    if ops::BINARY.contains(&n) {
+        return binary(op, &ins, &outs);
+    }
+    if ops::UNARY.contains(&n) {
+        return unary(op, &ins, &outs);
+    }
+    match n {
+        "dit.cast" => cast(&ins, &outs),
+        "dit.reduce_mean" | "dit.reduce_sum" => reduce(op, &ins, &outs),
+        "dit.softmax" => softmax(op, &ins, &outs),
+        "dit.reshape" => reshape(&ins, &outs),
+        "dit.broadcast" => broadcast(&ins, &outs),
+        "dit.bitcast" => bitcast(&ins, &outs),
+        "dit.transpose" => transpose(op, &ins, &outs),
+        "dit.slice" => slice(op, &ins, &outs),
+        "dit.split" => split(op, &ins, &outs),
+        "dit.concat" => concat(op, &ins, &outs),
+        "dit.matmul" => matmul(op, &ins, &outs),
+        "dit.linear" => linear(&ins, &outs),
+        "dit.rms_norm" => rms_norm(op, &ins, &outs),
+        "dit.layer_norm" => layer_norm(op, &ins, &outs),
+        "dit.rope" => rope(op, &ins, &outs),
+        "dit.attention" => attention(op, &ins, &outs),
+        "dit.dynamic_quant" => dynamic_quant(&ins, &outs),
+        "dit.quant_matmul" => quant_matmul(op, &ins, &outs),
+        "dit.grouped_matmul" => grouped_matmul(op, &ins, &outs),
+        "dit.opaque" => opaque(op),
+        "dit.muls_add" => muls_add(op, &ins, &outs),
+        "dit.ada_layer_norm" => ada_layer_norm(op, &ins, &outs),
+        "dit.quant_matmul_gelu" => quant_matmul_gelu(op, &ins, &outs),
+        "dit.fused_matmul" => fused_matmul(op, &ins, &outs),
+        "dit.grouped_matmul_swiglu_quant" => grouped_matmul_swiglu_quant(op, &ins, &outs),
+        "dit.swiglu" => swiglu(op, &ins, &outs),
+        "dit.silu_mul" => silu_mul(&ins, &outs),
+        "dit.gelu_mul" => gelu_mul(op, &ins, &outs),
+        "dit.kv_rms_norm_rope_cache" => kv_rms_norm_rope_cache(op, &ins, &outs),
+        "dit.fused" => fused(op, &outs),
+        "dit.yield" => yield_(op),
+        _ => Ok(()),
+    }
+}
+
+// ----- shared checks -----
+
+/// Every operand and result is a ranked tensor of a DIALECT.md element type (dit.opaque and
+/// the region ops carry whatever they capture, but still only tensors).
+fn check_types(op: Op, spec: &OpSpec) -> Check {
+    let lenient = matches!(spec.name, "dit.opaque" | "dit.fused" | "dit.yield");
+    for (what, values) in [("operand", op.operands()), ("result", op.results())] {
+        for (i, v) in values.iter().enumerate() {
+            let Some(t) = v.tensor() else {
+                return Err((
+                    "ranked-tensor",
+                    format!("{what} #{i} must be a ranked tensor, got {}", v.ty()),
+                ));
+            };
+            ensure!(
+                lenient || t.elem.is_dialect_type(),
+                "element-type",
+                "{what} #{i} has element type {}, which the dialect does not model",
+                t.elem
+            );
+        }
+    }
+    Ok(())
+}
+
+fn tensor(v: Val) -> TensorInfo {
+    // check_types ran first: every value is a ranked tensor.
+    v.tensor().unwrap_or(TensorInfo { elem: Elem::Other("?".into()), shape: vec![] })
+}
+
+fn one(ins: &Operands, slot: &str) -> TensorInfo {
+    ins.get(slot).map(tensor).unwrap_or(TensorInfo { elem: Elem::Other("?".into()), shape: vec![] })
+}
+
+fn opt(ins: &Operands, slot: &str) -> Option<TensorInfo> {
+    ins.get(slot).map(tensor)
+}
+
+fn result_count(outs: &[TensorInfo], n: usize) -> Check {
+    ensure!(outs.len() == n, "result-count", "expects {n} result(s), got {}", outs.len());
+    Ok(())
+}
+
+fn elem_in(t: &TensorInfo, allowed: &[Elem], what: &str, rule: &'static str) -> Check {
+    if allowed.contains(&t.elem) {
+        return Ok(());
+    }
+    let list: Vec<String> = allowed.iter().map(|e| e.to_string()).collect();
+    Err((rule, format!("{what} element type {} is not one of {{{}}}", t.elem, list.join(", "))))
+}
+
+const FLOATS: &[Elem] = &[Elem::F32, Elem::F16, Elem::BF16];
+
+fn float(t: &TensorInfo, what: &str) -> Check {
+    elem_in(t, FLOATS, what, "float-type")
+}
+
+fn same_elem(a: &TensorInfo, b: &TensorInfo, what: &str) -> Check {
+    ensure!(a.elem == b.elem, "same-element-type", "{what}: element types {} and {} differ", a.elem, b.elem);
+    Ok(())
+}
+
+fn shape_is(t: &TensorInfo, expected: &[Dim], what: &str) -> Check {
+    ensure!(
+        shapes_compatible(&t.shape, expected),
+        "shape",
+        "{what} has shape [{}], expected [{}]",
+        shape_string(&t.shape),
+        shape_string(expected)
+    );
+    Ok(())
+}
+
+fn rank_at_least(t: &TensorInfo, n: usize, what: &str) -> Check {
+    ensure!(t.rank() >= n, "rank", "{what} must have rank >= {n}, got rank {}", t.rank());
+    Ok(())
+}
+
+/// Normalises a possibly negative dimension index.
+fn norm_dim(dim: i64, rank: usize, what: &str) -> Result<usize, (&'static str, String)> {
+    let r = rank as i64;
+    ensure!(dim >= -r && dim < r, "dim-range", "{what} {dim} is out of range for rank {rank}");
+    Ok(if dim < 0 { (dim + r) as usize } else { dim as usize })
+}
+
+fn req_attr(op: Op, name: &str) -> Result<Attr, (&'static str, String)> {
+    op.attr(name).ok_or(("required-attribute", format!("requires attribute '{name}'")))
+}
+
+fn req_bool(op: Op, name: &str) -> Result<bool, (&'static str, String)> {
+    req_attr(op, name)?.as_bool().ok_or(("attribute-kind", format!("attribute '{name}' must be a bool")))
+}
+
+fn req_i64(op: Op, name: &str) -> Result<i64, (&'static str, String)> {
+    req_attr(op, name)?.as_i64().ok_or(("attribute-kind", format!("attribute '{name}' must be an i64 integer")))
+}
+
+fn req_i64_array(op: Op, name: &str) -> Result<Vec<i64>, (&'static str, String)> {
+    req_attr(op, name)?
+        .as_i64_array()
+        .ok_or(("attribute-kind", format!("attribute '{name}' must be an array<i64>")))
+}
+
+fn req_f32(op: Op, name: &str) -> Result<f64, (&'static str, String)> {
+    let a = req_attr(op, name)?;
+    ensure!(a.is_f32_float(), "attribute-kind", "attribute '{name}' must be an f32 float");
+    Ok(a.as_f64().unwrap_or(0.0))
+}
+
+/// A string attribute that must be one of `allowed`; `default` when absent (None: required).
+fn enum_attr(op: Op, name: &str, allowed: &[&str], default: Option<&str>) -> Result<String, (&'static str, String)> {
+    let value = match op.attr(name) {
+        None => match default {
+            Some(d) => return Ok(d.to_string()),
+            None => return Err(("required-attribute", format!("requires attribute '{name}'"))),
+        },
+        Some(a) => a
+            .as_str()
+            .ok_or(("attribute-kind", format!("attribute '{name}' must be a string")))?,
+    };
+    ensure!(
+        allowed.contains(&value.as_str()),
+        "enum-value",
+        "attribute '{name}' is \"{value}\", expected one of {}",
+        allowed.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")
+    );
+    Ok(value)
+}
+
+fn epsilon(op: Op) -> Check {
+    let eps = req_f32(op, "epsilon")?;
+    ensure!(eps > 0.0 && eps.is_finite(), "epsilon", "epsilon must be positive and finite, got {eps}");
+    Ok(())
+}
+
+// ----- per-op rules -----
+
+fn binary(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (l, r) = (one(ins, "lhs"), one(ins, "rhs"));
+    same_elem(&l, &r, "lhs and rhs")?;
+    same_elem(&l, &outs[0], "operands and result")?;
+    if op.is("dit.pow") || op.is("dit.div") {
+        float(&l, "operand")?;
+    }
+    let b = broadcast_shapes(&l.shape, &r.shape).ok_or((
+        "broadcast",
+        format!("shapes [{}] and [{}] do not broadcast", shape_string(&l.shape), shape_string(&r.shape)),
+    ))?;
+    shape_is(&outs[0], &b, "result")
+}
+
+fn unary(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    ensure!(x == outs[0], "same-type", "result type must equal the operand type");
+    if !(op.is("dit.neg") || op.is("dit.relu")) {
+        float(&x, "operand")?;
+    }
+    if op.is("dit.gelu") {
+        enum_attr(op, "approximate", &["none", "tanh"], None)?;
+    }
+    Ok(())
+}
+
+fn cast(ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    shape_is(&outs[0], &one(ins, "x").shape, "result")
+}
+
+fn reduce(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    let keepdim = req_bool(op, "keepdim")?;
+    let mut dims = Vec::new();
+    for d in req_i64_array(op, "dims")? {
+        let d = norm_dim(d, x.rank(), "reduced dim")?;
+        ensure!(!dims.contains(&d), "reduce.dims", "dims lists dimension {d} twice");
+        dims.push(d);
+    }
+    ensure!(!dims.is_empty(), "reduce.dims", "dims must not be empty");
+    let expected: Vec<Dim> = (0..x.rank())
+        .filter_map(|i| match (dims.contains(&i), keepdim) {
+            (true, true) => Some(Some(1)),
+            (true, false) => None,
+            (false, _) => Some(x.shape[i]),
+        })
+        .collect();
+    same_elem(&x, &outs[0], "operand and result")?;
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn softmax(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    float(&x, "operand")?;
+    ensure!(x == outs[0], "same-type", "result type must equal the operand type");
+    Ok(())
+}
+
+fn reshape(ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    same_elem(&x, &outs[0], "operand and result")?;
+    if let (Some(a), Some(b)) = (x.num_elements(), outs[0].num_elements()) {
+        ensure!(a == b, "reshape.element-count", "reshape changes the element count from {a} to {b}");
+    }
+    Ok(())
+}
+
+fn broadcast(ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    same_elem(&x, &outs[0], "operand and result")?;
+    let ok = x.rank() <= outs[0].rank()
+        && broadcast_shapes(&x.shape, &outs[0].shape).is_some_and(|b| shapes_compatible(&b, &outs[0].shape));
+    ensure!(
+        ok,
+        "broadcast",
+        "[{}] does not broadcast to [{}]",
+        shape_string(&x.shape),
+        shape_string(&outs[0].shape)
+    );
+    Ok(())
+}
+
+fn bitcast(ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    let bits = |t: &TensorInfo| Some(t.num_elements()? as u64 * t.elem.bits()?);
+    if let (Some(a), Some(b)) = (bits(&x), bits(&outs[0])) {
+        ensure!(a == b, "bitcast.size", "bitcast changes the size in bits from {a} to {b}");
+    }
+    Ok(())
+}
+
+fn transpose(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    let perm = req_i64_array(op, "perm")?;
+    let mut seen = vec![false; x.rank()];
+    let is_perm = perm.len() == x.rank()
+        && perm.iter().all(|&p| {
+            let fresh = p >= 0 && (p as usize) < seen.len() && !seen[p as usize];
+            if fresh {
+                seen[p as usize] = true;
+            }
+            fresh
+        });
+    ensure!(is_perm, "transpose.perm", "perm {perm:?} is not a permutation of 0..{}", x.rank());
+    same_elem(&x, &outs[0], "operand and result")?;
+    let expected: Vec<Dim> = perm.iter().map(|&p| x.shape[p as usize]).collect();
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn slice(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    let dim = norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    let (start, end, step) = (req_i64(op, "start")?, req_i64(op, "end")?, req_i64(op, "step")?);
+    ensure!(step > 0, "slice.step", "step must be positive, got {step}");
+    same_elem(&x, &outs[0], "operand and result")?;
+    let mut expected = x.shape.clone();
+    // Python slicing: negative bounds count from the end, bounds clamp to the size.
+    expected[dim] = x.shape[dim].map(|size| {
+        let clamp = |v: i64| if v < 0 { (v + size).max(0) } else { v.min(size) };
+        let (s, e) = (clamp(start), clamp(end));
+        if e > s { (e - s + step - 1) / step } else { 0 }
+    });
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn split(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    let x = one(ins, "x");
+    let dim = norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    let sizes = req_i64_array(op, "sizes")?;
+    ensure!(sizes.iter().all(|s| *s >= 0), "split.sizes", "sizes must be non-negative, got {sizes:?}");
+    ensure!(
+        outs.len() == sizes.len(),
+        "split.results",
+        "has {} results but sizes lists {} parts",
+        outs.len(),
+        sizes.len()
+    );
+    if let Some(d) = x.shape[dim] {
+        let sum: i64 = sizes.iter().sum();
+        ensure!(sum == d, "split.sizes", "sizes {sizes:?} sum to {sum}, but dimension {dim} is {d}");
+    }
+    for (i, (out, size)) in outs.iter().zip(&sizes).enumerate() {
+        same_elem(&x, out, "operand and results")?;
+        let mut expected = x.shape.clone();
+        expected[dim] = Some(*size);
+        shape_is(out, &expected, &format!("result #{i}"))?;
+    }
+    Ok(())
+}
+
+fn concat(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let xs: Vec<TensorInfo> = ins.group("xs").iter().map(|v| tensor(*v)).collect();
+    ensure!(!xs.is_empty(), "concat.operands", "needs at least one operand");
+    let dim = norm_dim(req_i64(op, "dim")?, xs[0].rank(), "dim")?;
+    let mut expected = xs[0].shape.clone();
+    let mut total = Some(0i64);
+    for (i, x) in xs.iter().enumerate() {
+        same_elem(&xs[0], x, "operands")?;
+        ensure!(x.rank() == xs[0].rank(), "concat.rank", "operand #{i} has rank {}, expected {}", x.rank(), xs[0].rank());
+        for d in 0..x.rank() {
+            if d != dim {
+                ensure!(
+                    dims_compatible(x.shape[d], xs[0].shape[d]),
+                    "concat.shape",
+                    "operand #{i} differs in dimension {d}, which is not the concatenated one"
+                );
+            }
+        }
+        total = total.zip(x.shape[dim]).map(|(a, b)| a + b);
+    }
+    expected[dim] = total;
+    same_elem(&xs[0], &outs[0], "operands and result")?;
+    shape_is(&outs[0], &expected, "result")
+}
+
+/// Batched matrix product shape: `[batch…, M, K] · [batch…, K, N]` with batch broadcasting.
+fn matmul_shape(a: &TensorInfo, b: &TensorInfo, ta: bool, tb: bool, rule: &'static str) -> Result<Vec<Dim>, (&'static str, String)> {
+    rank_at_least(a, 2, "first operand")?;
+    rank_at_least(b, 2, "second operand")?;
+    let (ra, rb) = (a.rank(), b.rank());
+    let (m, ka) = if ta { (a.shape[ra - 1], a.shape[ra - 2]) } else { (a.shape[ra - 2], a.shape[ra - 1]) };
+    let (kb, n) = if tb { (b.shape[rb - 1], b.shape[rb - 2]) } else { (b.shape[rb - 2], b.shape[rb - 1]) };
+    ensure!(
+        dims_compatible(ka, kb),
+        rule,
+        "contraction dimensions differ: {} vs {}",
+        shape_string(&[ka]),
+        shape_string(&[kb])
+    );
+    let batch = broadcast_shapes(&a.shape[..ra - 2], &b.shape[..rb - 2])
+        .ok_or(("matmul.batch", "batch dimensions do not broadcast".to_string()))?;
+    let mut out = batch;
+    out.extend([m, n]);
+    Ok(out)
+}
+
+fn matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (a, b) = (one(ins, "a"), one(ins, "b"));
+    let expected = matmul_shape(&a, &b, req_bool(op, "transpose_a")?, req_bool(op, "transpose_b")?, "matmul.contraction")?;
+    same_elem(&a, &b, "a and b")?;
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn linear(ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (x, w) = (one(ins, "x"), one(ins, "weight"));
+    rank_at_least(&x, 1, "x")?;
+    ensure!(w.rank() == 2, "linear.weight", "weight must be [N, K], got rank {}", w.rank());
+    ensure!(
+        dims_compatible(x.dim_from_back(0), w.shape[1]),
+        "linear.contraction",
+        "x's last dimension {} does not match weight's K {}",
+        shape_string(&[x.dim_from_back(0)]),
+        shape_string(&[w.shape[1]])
+    );
+    if let Some(bias) = opt(ins, "bias") {
+        shape_is(&bias, &[w.shape[0]], "bias")?;
+    }
+    let mut expected = x.shape.clone();
+    *expected.last_mut().unwrap_or(&mut None) = w.shape[0];
+    same_elem(&x, &w, "x and weight")?;
+    same_elem(&x, &outs[0], "x and result")?;
+    shape_is(&outs[0], &expected, "result")
+}
+
+/// A per-feature vector of a norm: 1-d, as long as the normalised (last) dimension.
+fn feature_vector(t: &TensorInfo, x: &TensorInfo, what: &str) -> Check {
+    shape_is(t, &[x.dim_from_back(0)], what)?;
+    ensure!(t.elem == x.elem || t.elem == Elem::F32, "norm.weight-type", "{what} must be {} or f32, got {}", x.elem, t.elem);
+    Ok(())
+}
+
+fn rms_norm(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    epsilon(op)?;
+    let x = one(ins, "x");
+    float(&x, "x")?;
+    rank_at_least(&x, 1, "x")?;
+    feature_vector(&one(ins, "gamma"), &x, "gamma")?;
+    ensure!(x == outs[0], "same-type", "result type must equal x's type");
+    Ok(())
+}
+
+fn layer_norm(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    epsilon(op)?;
+    let x = one(ins, "x");
+    float(&x, "x")?;
+    rank_at_least(&x, 1, "x")?;
+    for slot in ["gamma", "beta"] {
+        if let Some(t) = opt(ins, slot) {
+            feature_vector(&t, &x, slot)?;
+        }
+    }
+    ensure!(x == outs[0], "same-type", "result type must equal x's type");
+    Ok(())
+}
+
+fn rope(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    enum_attr(op, "mode", &["half", "interleave"], None)?;
+    let x = one(ins, "x");
+    float(&x, "x")?;
+    rank_at_least(&x, 2, "x")?;
+    if let Some(d) = x.dim_from_back(0) {
+        ensure!(d % 2 == 0, "rope.even", "x's last dimension {d} must be even");
+    }
+    for slot in ["cos", "sin"] {
+        let t = one(ins, slot);
+        float(&t, slot)?;
+        let fits = broadcast_shapes(&t.shape, &x.shape).is_some_and(|b| shapes_compatible(&b, &x.shape));
+        ensure!(fits, "rope.table", "{slot} [{}] does not broadcast to x [{}]", shape_string(&t.shape), shape_string(&x.shape));
+    }
+    ensure!(x == outs[0], "same-type", "result type must equal x's type");
+    Ok(())
+}
+
+fn attention(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let scale = req_f32(op, "scale")?;
+    ensure!(scale.is_finite() && scale > 0.0, "attention.scale", "scale must be positive, got {scale}");
+    let layout = enum_attr(op, "layout", &["BNSD", "BSND", "BSH"], Some("BNSD"))?;
+    let (q, k, v) = (one(ins, "q"), one(ins, "k"), one(ins, "v"));
+    for (t, what) in [(&q, "q"), (&k, "k"), (&v, "v")] {
+        float(t, what)?;
+        same_elem(&q, t, "q, k and v")?;
+    }
+    let rank = if layout == "BSH" { 3 } else { 4 };
+    for (t, what) in [(&q, "q"), (&k, "k"), (&v, "v")] {
+        ensure!(t.rank() == rank, "attention.rank", "{what} must have rank {rank} in layout {layout}, got {}", t.rank());
+    }
+    // Sequence dimension of each layout; the head dimension is always last.
+    let seq = if layout == "BNSD" { 2 } else { 1 };
+    ensure!(dims_compatible(q.dim_from_back(0), k.dim_from_back(0)), "attention.head-dim", "q and k head dimensions differ");
+    ensure!(dims_compatible(k.shape[seq], v.shape[seq]), "attention.kv-length", "k and v sequence lengths differ");
+    let mut expected = q.shape.clone();
+    *expected.last_mut().unwrap_or(&mut None) = v.dim_from_back(0);
+    if let Some(mask) = opt(ins, "mask") {
+        ensure!(mask.rank() >= 2, "attention.mask", "mask must have rank >= 2");
+    }
+    same_elem(&q, &outs[0], "q and result")?;
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn dynamic_quant(ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 2)?;
+    let x = one(ins, "x");
+    float(&x, "x")?;
+    rank_at_least(&x, 1, "x")?;
+    if let Some(s) = opt(ins, "smooth_scale") {
+        shape_is(&s, &[x.dim_from_back(0)], "smooth_scale")?;
+    }
+    elem_in(&outs[0], &[Elem::I8, Elem::I4], "y", "dynamic_quant.output")?;
+    shape_is(&outs[0], &x.shape, "y")?;
+    elem_in(&outs[1], &[Elem::F32], "scale", "dynamic_quant.output")?;
+    shape_is(&outs[1], &x.shape[..x.rank() - 1], "scale (one per token)")
+}
+
+/// x1/x2 dtypes of QuantBatchMatmulV3 (HiFloat8 has no MLIR type).
+pub const QUANT_INPUT_TYPES: &[Elem] = &[Elem::I8, Elem::I4, Elem::F8E4M3FN, Elem::F8E5M2, Elem::F4E2M1FN];
+/// Output dtypes of QuantBatchMatmulV3.
+pub const QUANT_OUTPUT_TYPES: &[Elem] = &[Elem::I8, Elem::F16, Elem::BF16, Elem::I32, Elem::F32];
+
+/// A per-channel vector: `[n]` or `[1]`.
+fn per_channel(t: &TensorInfo, n: Dim, what: &str) -> Check {
+    ensure!(
+        t.rank() == 1 && (t.shape[0] == Some(1) || dims_compatible(t.shape[0], n)),
+        "quant.scale-shape",
+        "{what} must be [{}] or [1], got [{}]",
+        shape_string(&[n]),
+        shape_string(&t.shape)
+    );
+    Ok(())
+}
+
+fn quant_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (x1, x2) = (one(ins, "x1"), one(ins, "x2"));
+    elem_in(&x1, QUANT_INPUT_TYPES, "x1", "quant_matmul.input-type")?;
+    elem_in(&x2, QUANT_INPUT_TYPES, "x2", "quant_matmul.input-type")?;
+    elem_in(&outs[0], QUANT_OUTPUT_TYPES, "result", "quant_matmul.output-type")?;
+    enum_attr(op, "x2_format", &["ND", "FRACTAL_NZ"], Some("ND"))?;
+    if let Some(a) = op.attr("group_size") {
+        let g = a.as_i64().ok_or(("attribute-kind", "attribute 'group_size' must be an i64 integer".to_string()))?;
+        ensure!(g >= 0, "quant_matmul.group-size", "group_size must be >= 0, got {g}");
+    }
+    ensure!(x1.rank() <= 6 && x2.rank() <= 6, "rank", "x1 and x2 must have rank 2..6");
+    let expected = matmul_shape(&x1, &x2, req_bool(op, "transpose_x1")?, req_bool(op, "transpose_x2")?, "quant_matmul.contraction")?;
+    let (m, n) = (expected[expected.len() - 2], expected[expected.len() - 1]);
+    let scale = one(ins, "scale");
+    per_channel(&scale, n, "scale")?;
+    elem_in(&scale, &[Elem::F32, Elem::BF16, Elem::I64, Elem::F8E8M0FNU], "scale", "quant.scale-type")?;
+    if let Some(offset) = opt(ins, "offset") {
+        per_channel(&offset, n, "offset")?;
+        elem_in(&offset, &[Elem::F32], "offset", "quant.scale-type")?;
+    }
+    if let Some(bias) = opt(ins, "bias") {
+        shape_is(&bias, &[n], "bias")?;
+        elem_in(&bias, &[Elem::I32, Elem::F32, Elem::BF16, Elem::F16], "bias", "quant.bias-type")?;
+    }
+    if let Some(p) = opt(ins, "pertoken_scale") {
+        shape_is(&p, &[m], "pertoken_scale")?;
+        elem_in(&p, &[Elem::F32], "pertoken_scale", "quant.scale-type")?;
+    }
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn grouped_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    enum_attr(op, "group_list_type", &["cumsum", "count"], None)?;
+    let (x, w, g) = (one(ins, "x"), one(ins, "weight"), one(ins, "group_list"));
+    ensure!(x.rank() == 2, "grouped_matmul.shape", "x must be [M, K], got rank {}", x.rank());
+    ensure!(w.rank() == 3, "grouped_matmul.shape", "weight must be [E, K, N], got rank {}", w.rank());
+    ensure!(dims_compatible(x.shape[1], w.shape[1]), "grouped_matmul.contraction", "x's K and weight's K differ");
+    elem_in(&g, &[Elem::I64], "group_list", "grouped_matmul.group-list")?;
+    shape_is(&g, &[w.shape[0]], "group_list")?;
+    if let Some(b) = opt(ins, "bias") {
+        shape_is(&b, &[w.shape[0], w.shape[2]], "bias")?;
+    }
+    if let Some(s) = opt(ins, "scale") {
+        shape_is(&s, &[w.shape[0], w.shape[2]], "scale")?;
+    }
+    if let Some(p) = opt(ins, "per_token_scale") {
+        shape_is(&p, &[x.shape[0]], "per_token_scale")?;
+    }
+    shape_is(&outs[0], &[x.shape[0], w.shape[2]], "result")
+}
+
+fn opaque(op: Op) -> Check {
+    let name = req_attr(op, "name")?
+        .as_str()
+        .ok_or(("attribute-kind", "attribute 'name' must be a string".to_string()))?;
+    ensure!(!name.is_empty(), "opaque.name", "name must not be empty");
+    Ok(())
+}
+
+fn muls_add(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    req_f32(op, "scale")?;
+    let (x, y) = (one(ins, "x"), one(ins, "y"));
+    float(&x, "x")?;
+    same_elem(&x, &y, "x and y")?;
+    let b = broadcast_shapes(&x.shape, &y.shape).ok_or(("broadcast", "x and y do not broadcast".to_string()))?;
+    same_elem(&x, &outs[0], "x and result")?;
+    shape_is(&outs[0], &b, "result")
+}
+
+fn ada_layer_norm(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    epsilon(op)?;
+    let x = one(ins, "x");
+    float(&x, "x")?;
+    for slot in ["scale", "shift"] {
+        let t = one(ins, slot);
+        let fits = broadcast_shapes(&t.shape, &x.shape).is_some_and(|b| shapes_compatible(&b, &x.shape));
+        ensure!(fits, "broadcast", "{slot} [{}] does not broadcast to x [{}]", shape_string(&t.shape), shape_string(&x.shape));
+    }
+    ensure!(x == outs[0], "same-type", "result type must equal x's type");
+    Ok(())
+}
+
+fn quant_matmul_gelu(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    enum_attr(op, "approximate", &["gelu_tanh", "gelu_erf"], None)?;
+    let (x1, x2) = (one(ins, "x1"), one(ins, "x2"));
+    elem_in(&x1, &[Elem::I8, Elem::I4], "x1", "quant_matmul_gelu.input-type")?;
+    same_elem(&x1, &x2, "x1 and x2")?;
+    // FusedQuantMatmul: x1 [.., M, K], x2 [.., K, N].
+    let expected = matmul_shape(&x1, &x2, false, false, "quant_matmul_gelu.contraction")?;
+    let (m, n) = (expected[expected.len() - 2], expected[expected.len() - 1]);
+    let s1 = one(ins, "x1_scale");
+    elem_in(&s1, &[Elem::F32], "x1_scale", "quant.scale-type")?;
+    shape_is(&s1, &[m], "x1_scale (per token)")?;
+    let s2 = one(ins, "x2_scale");
+    elem_in(&s2, &[Elem::F32, Elem::BF16], "x2_scale", "quant.scale-type")?;
+    per_channel(&s2, n, "x2_scale")?;
+    let bias = opt(ins, "bias");
+    if let Some(b) = &bias {
+        shape_is(b, &[n], "bias")?;
+        elem_in(b, &[Elem::I32, Elem::F32, Elem::BF16, Elem::F16], "bias", "quant.bias-type")?;
+    }
+    let wants_bf16 = s2.elem == Elem::BF16 || bias.as_ref().is_some_and(|b| b.elem == Elem::BF16);
+    let out_ok = if wants_bf16 { outs[0].elem == Elem::BF16 } else { outs[0].elem == Elem::F16 || outs[0].elem == Elem::BF16 };
+    ensure!(
+        out_ok,
+        "quant_matmul_gelu.output-type",
+        "result element type {} is not allowed: f16 or bf16, and bf16 when x2_scale or bias is bf16",
+        outs[0].elem
+    );
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn fused_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let kind = enum_attr(op, "fused_op_type", &["", "add", "mul", "gelu_tanh", "gelu_erf", "relu"], None)?;
+    let (x1, x2) = (one(ins, "x1"), one(ins, "x2"));
+    float(&x1, "x1")?;
+    same_elem(&x1, &x2, "x1 and x2")?;
+    ensure!(x1.rank() == 2 && x2.rank() == 2, "fused_matmul.rank", "x1 and x2 must be 2-d");
+    let expected = matmul_shape(&x1, &x2, false, false, "fused_matmul.contraction")?;
+    if let Some(b) = opt(ins, "bias") {
+        shape_is(&b, &[expected[1]], "bias")?;
+    }
+    let x3 = opt(ins, "x3");
+    let needs_x3 = kind == "add" || kind == "mul";
+    ensure!(needs_x3 == x3.is_some(), "fused_matmul.x3", "x3 is required exactly when fused_op_type is \"add\" or \"mul\"");
+    if let Some(x3) = x3 {
+        shape_is(&x3, &expected, "x3")?;
+    }
+    same_elem(&x1, &outs[0], "x1 and result")?;
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn grouped_matmul_swiglu_quant(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 3)?;
+    enum_attr(op, "variant", &["v1", "v2"], None)?;
+    let (x, w, g) = (one(ins, "x"), one(ins, "weight"), one(ins, "group_list"));
+    elem_in(&x, &[Elem::I8], "x", "gmm_swiglu_quant.input-type")?;
+    elem_in(&w, &[Elem::I8, Elem::I4], "weight", "gmm_swiglu_quant.input-type")?;
+    ensure!(x.rank() == 2 && w.rank() == 3, "grouped_matmul.shape", "x must be [M, K] and weight [E, K, N]");
+    ensure!(dims_compatible(x.shape[1], w.shape[1]), "grouped_matmul.contraction", "x's K and weight's K differ");
+    elem_in(&g, &[Elem::I64], "group_list", "grouped_matmul.group-list")?;
+    shape_is(&g, &[w.shape[0]], "group_list")?;
+    shape_is(&one(ins, "weight_scale"), &[w.shape[0], w.shape[2]], "weight_scale")?;
+    shape_is(&one(ins, "x_scale"), &[x.shape[0]], "x_scale")?;
+    if let Some(n) = w.shape[2] {
+        ensure!(n % 2 == 0, "swiglu.even", "weight's N {n} must be even (SwiGLU halves it)");
+    }
+    let half = w.shape[2].map(|n| n / 2);
+    elem_in(&outs[0], &[Elem::I8], "y", "gmm_swiglu_quant.output-type")?;
+    shape_is(&outs[0], &[x.shape[0], half], "y")?;
+    elem_in(&outs[1], &[Elem::F32], "y_scale", "gmm_swiglu_quant.output-type")?;
+    shape_is(&outs[1], &[x.shape[0]], "y_scale")
+}
+
+/// The shape of an op that halves `x` along `dim`, checking the dim is even.
+fn halved(x: &TensorInfo, dim: usize) -> Result<Vec<Dim>, (&'static str, String)> {
+    let mut shape = x.shape.clone();
+    if let Some(d) = x.shape[dim] {
+        ensure!(d % 2 == 0, "split-dim-even", "dimension {dim} has size {d}, which is not even");
+    }
+    shape[dim] = x.shape[dim].map(|d| d / 2);
+    Ok(shape)
+}
+
+fn swiglu(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    float(&x, "x")?;
+    let dim = norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    let expected = halved(&x, dim)?;
+    same_elem(&x, &outs[0], "x and result")?;
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn silu_mul(ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (g, u) = (one(ins, "gate"), one(ins, "up"));
+    float(&g, "gate")?;
+    ensure!(g == u, "same-type", "gate and up must have the same type");
+    ensure!(g == outs[0], "same-type", "result type must equal gate's type");
+    Ok(())
+}
+
+fn gelu_mul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    enum_attr(op, "approximate", &["none", "tanh"], None)?;
+    let x = one(ins, "x");
+    float(&x, "x")?;
+    rank_at_least(&x, 1, "x")?;
+    if let Some(d) = x.dim_from_back(0) {
+        ensure!(d <= 1024, "gelu_mul.last-dim", "x's last dimension {d} exceeds GeluMul's limit of 1024");
+    }
+    let expected = halved(&x, x.rank() - 1)?;
+    same_elem(&x, &outs[0], "x and result")?;
+    shape_is(&outs[0], &expected, "result")
+}
+
+fn kv_rms_norm_rope_cache(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    epsilon(op)?;
+    let mode = req_attr(op, "cache_mode")?
+        .as_str()
+        .ok_or(("attribute-kind", "attribute 'cache_mode' must be a string".to_string()))?;
+    let modes = ["Norm", "PA", "PA_BNSD", "PA_NZ", "PA_BLK_BNSD", "PA_BLK_NZ"];
+    ensure!(modes.contains(&mode.as_str()), "enum-value", "attribute 'cache_mode' is \"{mode}\", expected one of {modes:?}");
+    let kv = one(ins, "kv");
+    float(&kv, "kv")?;
+    ensure!(kv.dim_from_back(0).is_none_or(|d| d == 576), "kv_rms_norm_rope_cache.kv", "kv's last dimension must be 576 (512 normalised + 64 rotary)");
+    shape_is(&one(ins, "gamma"), &[Some(512)], "gamma")?;
+    for slot in ["cos", "sin"] {
+        let t = one(ins, slot);
+        ensure!(t.dim_from_back(0).is_none_or(|d| d == 64), "kv_rms_norm_rope_cache.rope", "{slot}'s last dimension must be 64");
+    }
+    ensure!(!outs.is_empty(), "result-count", "expects at least one result");
+    Ok(())
+}
+
+fn fused(op: Op, outs: &[TensorInfo]) -> Check {
+    let kernel = req_attr(op, "kernel")?
+        .as_str()
+        .ok_or(("attribute-kind", "attribute 'kernel' must be a string".to_string()))?;
+    ensure!(!kernel.is_empty(), "fused.kernel", "kernel must not be empty");
+    let blocks = op.region_blocks(0);
+    ensure!(blocks.len() == 1, "fused.region", "body must have exactly one block, has {}", blocks.len());
+    let args = blocks[0].arguments();
+    let captured = op.operands();
+    ensure!(
+        args.len() == captured.len(),
+        "fused.captures",
+        "body has {} arguments but the op captures {} values",
+        args.len(),
+        captured.len()
+    );
+    for (i, (a, c)) in args.iter().zip(&captured).enumerate() {
+        ensure!(a.tensor() == c.tensor(), "fused.captures", "body argument #{i} type differs from captured value #{i}");
+    }
+    let Some(last) = blocks[0].ops().last().copied() else {
+        return Err(("fused.terminator", "body must end in dit.yield".to_string()));
+    };
+    ensure!(last.is("dit.yield"), "fused.terminator", "body must end in dit.yield, ends in {}", last.name());
+    let yielded: Vec<Option<TensorInfo>> = last.operands().iter().map(|v| v.tensor()).collect();
+    let results: Vec<Option<TensorInfo>> = outs.iter().cloned().map(Some).collect();
+    ensure!(yielded == results, "fused.results", "dit.yield operand types must equal the op's result types");
+    Ok(())
+}
+
+fn yield_(op: Op) -> Check {
+    let parent_ok = op.parent().is_some_and(|p| p.is("dit.fused"));
+    ensure!(parent_ok, "yield.parent", "must be the terminator of a dit.fused body");
+    Ok(())
+}

@@ -1,0 +1,96 @@
+//! `dit-canonicalize`: folds of shape and type no-ops, with CSE and DCE, to a fixed point.
+
+use crate::{
+    dit_cse::eliminate_common_subexpressions,
+    dit_dce::eliminate_dead_code,
+    registry::{DitPass, PassContext},
+};
+use dit_dialect::{
+    ir::{Op, Val},
+    ops::i64_array_attr,
+};
+
+/// The pass. `max_iterations` bounds the fold/CSE/DCE rounds.
+pub struct Canonicalize {
+    pub max_iterations: usize,
+}
+
+impl Default for Canonicalize {
+    fn default() -> Self {
+        Self { max_iterations: 16 }
+    }
+}
+
+impl DitPass for Canonicalize {
+    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), ()> {
+        for _ in 0..self.max_iterations {
+            let changed = fold_all(module) + eliminate_common_subexpressions(module) + eliminate_dead_code(module);
+            if changed == 0 {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Applies every fold once to every op under `root`; returns how many folds applied. Folds
+/// only rewire uses, operands and attributes; the ops they leave dead are erased by DCE.
+pub fn fold_all(root: Op) -> usize {
+    let mut ops = Vec::new();
+    root.walk(&mut |op| ops.push(op));
+    ops.into_iter().filter(|op| fold(*op)).count()
+}
+
+/// Folds one op; returns whether anything changed.
+fn fold(op: Op) -> bool {
+    let unary_shape_op = ["dit.reshape", "dit.transpose", "dit.cast", "dit.bitcast", "dit.broadcast"];
+    if !unary_shape_op.iter().any(|n| op.is(n)) || op.num_operands() != 1 || op.num_results() != 1 {
+        return false;
+    }
+    let input = op.operand(0);
+    let producer = input.defining_op();
+    // reshape∘reshape and bitcast∘bitcast: only the outer result type matters.
+    for chainable in ["dit.reshape", "dit.bitcast"] {
+        if op.is(chainable) {
+            if let Some(inner) = producer.filter(|p| p.is(chainable)) {
+                op.set_operand(0, inner.operand(0));
+                return true;
+            }
+        }
+    }
+    if op.is("dit.transpose") {
+        return fold_transpose(op, input, producer);
+    }
+    // Identity reshape / cast / bitcast / broadcast.
+    if op.result(0).same_type(input) && op.result(0).has_uses() {
+        op.result(0).replace_all_uses_with(input);
+        return true;
+    }
+    false
+}
+
+fn fold_transpose(op: Op, input: Val, producer: Option<Op>) -> bool {
+    let Some(perm) = i64_array_attr(op, "perm") else {
+        return false;
+    };
+    if let Some(inner) = producer.filter(|p| p.is("dit.transpose")) {
+        if let Some(inner_perm) = i64_array_attr(inner, "perm") {
+            // y1[i] = x[p1[i]], y2[i] = y1[p2[i]] = x[p1[p2[i]]].
+            let composed: Option<Vec<i64>> = perm
+                .iter()
+                .map(|&p| inner_perm.get(usize::try_from(p).ok()?).copied())
+                .collect();
+            if let Some(composed) = composed {
+                op.set_operand(0, inner.operand(0));
+                op.set_attr("perm", op.i64_array_attr(&composed));
+                return true;
+            }
+        }
+    }
+    let identity = perm.iter().enumerate().all(|(i, &p)| p == i as i64);
+    if identity && op.result(0).same_type(input) && op.result(0).has_uses() {
+        op.result(0).replace_all_uses_with(input);
+        return true;
+    }
+    false
+}

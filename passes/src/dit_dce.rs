@@ -1,0 +1,61 @@
+//! `dit-dce`: dead-code elimination for dit ops, which upstream DCE cannot remove because IRDL
+//! ops carry no side-effect information.
+
+use crate::registry::{DitPass, PassContext};
+use dit_dialect::ir::Op;
+
+/// The pass.
+pub struct Dce;
+
+impl DitPass for Dce {
+    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), ()> {
+        eliminate_dead_code(module);
+        Ok(())
+    }
+}
+
+/// Whether `op` computes values only: erasing it when unused changes nothing observable.
+/// `dit.opaque` stands for any op the dialect does not model, so it may have effects.
+pub fn is_side_effect_free(op: Op) -> bool {
+    if op.is("arith.constant") {
+        return true;
+    }
+    if op.is("dit.opaque") || op.is("dit.yield") || !op.name().starts_with("dit.") {
+        return false;
+    }
+    if op.num_regions() > 0 {
+        let mut pure = true;
+        for block in op.region_blocks(0) {
+            for inner in block.ops() {
+                if !inner.is("dit.yield") && !is_side_effect_free(inner) {
+                    pure = false;
+                }
+            }
+        }
+        return pure;
+    }
+    true
+}
+
+/// Erases every unused side-effect-free op under `root`; returns how many were erased.
+pub fn eliminate_dead_code(root: Op) -> usize {
+    let mut erased = 0;
+    sweep(root, &mut erased);
+    erased
+}
+
+/// Visits nested regions first, and each block from its end, so a dead chain disappears in
+/// one sweep: a user is always erased before its operands' producers are looked at.
+fn sweep(op: Op, erased: &mut usize) {
+    for region in 0..op.num_regions() {
+        for block in op.region_blocks(region) {
+            for inner in block.ops().into_iter().rev() {
+                sweep(inner, erased);
+                if !inner.has_uses() && is_side_effect_free(inner) {
+                    inner.erase();
+                    *erased += 1;
+                }
+            }
+        }
+    }
+}

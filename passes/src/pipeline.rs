@@ -1,0 +1,245 @@
+//! Pipelines: parsing `--pass-pipeline` text, and running dit passes on MLIR's pass manager
+//! (as external passes), so that MLIR's own IR printing, timing and verification apply.
+
+use crate::registry::{self, DitPass, PassContext, PassInfo};
+use dit_dialect::{diagnostics::emit_error, ir::Op, verifier};
+use melior::{
+    ir::{operation::OperationLike, r#type::TypeId, Module, OperationRef},
+    pass::{create_external, ExternalPass, RunExternalPass},
+    ContextRef,
+};
+use mlir_sys::{
+    mlirOpPrintingFlagsCreate, mlirPassManagerAddOwnedPass, mlirPassManagerCreate,
+    mlirPassManagerDestroy, mlirPassManagerEnableIRPrinting, mlirPassManagerEnableTiming,
+    mlirPassManagerEnableVerifier, mlirPassManagerRunOnOp, mlirOperationGetContext, MlirStringRef,
+};
+use std::{cell::RefCell, rc::Rc};
+
+/// One pass of a pipeline with its options.
+#[derive(Clone, Debug)]
+pub struct PipelineStep {
+    pub info: &'static PassInfo,
+    pub options: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for PassInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.flag)
+    }
+}
+
+/// A pipeline that does not parse or names an unknown pass or option; `column` is 1-based in
+/// the pipeline text.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct PipelineError {
+    pub column: usize,
+    pub message: String,
+}
+
+fn err(column: usize, message: impl Into<String>) -> PipelineError {
+    PipelineError { column: column + 1, message: message.into() }
+}
+
+/// Parses `builtin.module(dit-a, dit-b{opt=value other=v})`; the `builtin.module(...)`
+/// wrapper is optional. Every pass and option is checked against the registry.
+pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
+    let trimmed_start = text.len() - text.trim_start().len();
+    let mut body = text.trim();
+    let mut offset = trimmed_start;
+    if let Some(rest) = body.strip_prefix("builtin.module") {
+        let inner = rest.trim_start();
+        offset += body.len() - inner.len();
+        let Some(inner) = inner.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
+            return Err(err(offset, "expected 'builtin.module(' ... ')' around the pass list"));
+        };
+        body = inner;
+        offset += 1;
+    }
+    let mut steps = Vec::new();
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        while i < bytes.len() && (bytes[i] as char).is_whitespace() {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'-' || bytes[i] == b'_' || bytes[i] == b'.') {
+            i += 1;
+        }
+        let name = &body[start..i];
+        if name.is_empty() {
+            return Err(err(offset + start, "expected a pass name"));
+        }
+        let info = registry::lookup(name).ok_or_else(|| {
+            err(offset + start, format!("'{name}' is not a dit pass (see dit-opt --list-passes)"))
+        })?;
+        let mut options = Vec::new();
+        if i < bytes.len() && bytes[i] == b'{' {
+            let close = body[i..]
+                .find('}')
+                .map(|j| i + j)
+                .ok_or_else(|| err(offset + i, "unterminated '{' in pass options"))?;
+            let mut at = i + 1;
+            for item in body[i + 1..close].split(|c: char| c.is_whitespace() || c == ',') {
+                if !item.is_empty() {
+                    let (key, value) = item.split_once('=').ok_or_else(|| {
+                        err(offset + at, format!("pass option '{item}' must be written name=value"))
+                    })?;
+                    if !info.options.iter().any(|o| o.name == key) {
+                        let known: Vec<_> = info.options.iter().map(|o| o.name).collect();
+                        return Err(err(
+                            offset + at,
+                            format!(
+                                "pass '{name}' has no option '{key}' (options: {})",
+                                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                            ),
+                        ));
+                    }
+                    options.push((key.to_string(), value.to_string()));
+                }
+                at += item.len() + 1;
+            }
+            i = close + 1;
+        }
+        steps.push(PipelineStep { info, options });
+        while i < bytes.len() && (bytes[i] as char).is_whitespace() {
+            i += 1;
+        }
+        if i < bytes.len() {
+            if bytes[i] != b',' {
+                return Err(err(offset + i, format!("expected ',' between passes, found '{}'", &body[i..i + 1])));
+            }
+            i += 1;
+            if body[i..].trim().is_empty() {
+                return Err(err(offset + i, "expected a pass name after ','"));
+            }
+        }
+    }
+    Ok(steps)
+}
+
+/// How to run a pipeline.
+#[derive(Clone, Copy, Debug)]
+pub struct PipelineOptions {
+    pub context: PassContext,
+    /// MLIR's `--mlir-print-ir-after-all`: the module after each pass, on stderr.
+    pub print_ir_after_all: bool,
+    /// MLIR's `--mlir-timing`: a timing report on stderr.
+    pub timing: bool,
+}
+
+/// A dit pass wrapped for MLIR's pass manager.
+#[derive(Clone)]
+struct ExternalDitPass {
+    pass: Rc<RefCell<Box<dyn DitPass>>>,
+    info: &'static PassInfo,
+    context: PassContext,
+}
+
+impl<'c> RunExternalPass<'c> for ExternalDitPass {
+    fn initialize(&mut self, _: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let module = Op(operation.to_raw());
+        let ran = self.pass.borrow_mut().run(module, &self.context);
+        let ok = ran.is_ok() && (!self.info.verify_after || verifier::verify_and_report(module));
+        if ran.is_ok() && !ok {
+            emit_error(
+                operation.location(),
+                &format!("pass '{}' produced IR that breaks the dit rules above", self.info.flag),
+            );
+        }
+        if !ok {
+            pass.signal_failure();
+        }
+    }
+}
+
+/// An 8-byte aligned static whose address identifies one pass for MLIR.
+#[repr(align(8))]
+struct PassTypeId(#[allow(dead_code)] u8);
+
+static PASS_TYPE_IDS: [PassTypeId; 64] = [const { PassTypeId(0) }; 64];
+
+fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
+}
+
+/// Runs `steps` on `module`. Diagnostics go to the context's handler; `Err` means a pass
+/// failed (or left IR MLIR or the dit verifier rejects).
+pub fn run_pipeline(module: &mut Module, steps: &[PipelineStep], options: &PipelineOptions) -> Result<(), ()> {
+    // SAFETY: the pass manager is created, used and destroyed within this call, on a live
+    // context; each pass is handed over to it (AddOwnedPass).
+    unsafe {
+        let pm = mlirPassManagerCreate(mlirOperationGetContext(module.as_operation().to_raw()));
+        mlirPassManagerEnableVerifier(pm, true);
+        if options.print_ir_after_all {
+            mlirPassManagerEnableIRPrinting(
+                pm,
+                false,
+                true,
+                true,
+                false,
+                false,
+                mlirOpPrintingFlagsCreate(),
+                string_ref(""),
+            );
+        }
+        if options.timing {
+            mlirPassManagerEnableTiming(pm);
+        }
+        for step in steps {
+            let pass = match (step.info.create)(&step.options) {
+                Ok(pass) => pass,
+                Err(message) => {
+                    emit_error(module.as_operation().location(), &format!("pass '{}': {message}", step.info.flag));
+                    mlirPassManagerDestroy(pm);
+                    return Err(());
+                }
+            };
+            let index = registry::PASSES.iter().position(|p| std::ptr::eq(p, step.info)).unwrap_or(0);
+            let external = create_external(
+                ExternalDitPass { pass: Rc::new(RefCell::new(pass)), info: step.info, context: options.context },
+                TypeId::create(&PASS_TYPE_IDS[index % PASS_TYPE_IDS.len()]),
+                step.info.flag,
+                step.info.flag,
+                step.info.summary,
+                "builtin.module",
+                &[],
+            );
+            mlirPassManagerAddOwnedPass(pm, external.to_raw());
+        }
+        let result = mlirPassManagerRunOnOp(pm, module.as_operation().to_raw());
+        // Destroying the pass manager prints the timing report, as mlir-opt does at exit.
+        mlirPassManagerDestroy(pm);
+        if result.value != 0 { Ok(()) } else { Err(()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_wrapped_and_bare_pipelines() {
+        let steps = parse_pipeline("builtin.module(dit-dce, dit-cse)").unwrap();
+        assert_eq!(steps.iter().map(|s| s.info.flag).collect::<Vec<_>>(), ["dit-dce", "dit-cse"]);
+        let steps = parse_pipeline("dit-canonicalize").unwrap();
+        assert_eq!(steps.len(), 1);
+        assert!(parse_pipeline("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn rejects_unknown_passes_options_and_syntax() {
+        let e = parse_pipeline("builtin.module(dit-dce,nosuch)").unwrap_err();
+        assert!(e.message.contains("'nosuch' is not a dit pass"), "{e}");
+        assert_eq!(e.column, 24);
+        let e = parse_pipeline("dit-dce{x=1}").unwrap_err();
+        assert!(e.message.contains("no option 'x'"), "{e}");
+        assert!(parse_pipeline("dit-dce dit-cse").is_err());
+        assert!(parse_pipeline("dit-dce,").is_err());
+        assert!(parse_pipeline("builtin.module(dit-dce").is_err());
+        assert!(parse_pipeline("dit-dce{").is_err());
+    }
+}

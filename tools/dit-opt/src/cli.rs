@@ -1,0 +1,112 @@
+//! The command line, built from the pass registry: one `--<flag>` per registered pass.
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use dit_passes::PASSES;
+
+/// Options after parsing the command line.
+#[derive(Debug)]
+pub struct Options {
+    pub input: String,
+    pub output: Option<String>,
+    pub split_input_file: bool,
+    pub verify_diagnostics: bool,
+    pub pipeline: Option<String>,
+    /// Pass flags in command-line order.
+    pub pass_flags: Vec<&'static str>,
+    pub print_ir_after_all: bool,
+    pub timing: bool,
+    pub print_debuginfo: bool,
+    pub print_generic: bool,
+    pub list_passes: bool,
+    pub show_dialects: bool,
+    pub print_passes_doc: bool,
+    pub target: String,
+}
+
+/// The clap command. Pass flags come from the registry.
+pub fn command() -> Command {
+    let mut cmd = Command::new("dit-opt")
+        .about("Parse, verify, transform and print dit-dialect MLIR (an mlir-opt for dit)")
+        .version(version())
+        .arg(Arg::new("input").default_value("-").help("Input file ('-' for stdin)"))
+        .arg(Arg::new("output").short('o').long("output").value_name("FILE").help("Output file (default stdout)"))
+        .arg(flag("split-input-file", "Split the input at '// -----' lines and process each chunk on its own"))
+        .arg(flag("verify-diagnostics", "Check diagnostics against expected-error/warning/note/remark comments"))
+        .arg(
+            Arg::new("pass-pipeline")
+                .long("pass-pipeline")
+                .value_name("PIPELINE")
+                .help("Pass pipeline, e.g. 'builtin.module(dit-dce,dit-cse)'"),
+        )
+        .arg(flag("mlir-print-ir-after-all", "Print the IR after every pass (stderr)"))
+        .arg(flag("mlir-timing", "Print a pass timing report (stderr)"))
+        .arg(flag("mlir-print-debuginfo", "Print locations in the output"))
+        .arg(flag("mlir-print-op-generic", "Print every op in generic form"))
+        .arg(flag("list-passes", "List the registered passes and exit"))
+        .arg(flag("show-dialects", "List the dialects dit-opt knows and exit"))
+        .arg(flag("print-passes-doc", "Print docs/Passes.md, generated from the pass registry, and exit").hide(true))
+        .arg(
+            Arg::new("target")
+                .long("target")
+                .value_name("NAME")
+                .default_value(dit_dialect::target::TARGETS[0].name)
+                .help(target_help()),
+        );
+    for pass in PASSES {
+        cmd = cmd.arg(flag(pass.flag, pass.summary));
+    }
+    cmd
+}
+
+fn flag(name: &'static str, help: &'static str) -> Arg {
+    Arg::new(name).long(name).action(ArgAction::SetTrue).help(help)
+}
+
+fn target_help() -> String {
+    let names: Vec<_> = dit_dialect::target::TARGETS.iter().map(|t| t.name).collect();
+    format!("Hardware target: {}", names.join(", "))
+}
+
+/// The `--version` text.
+pub fn version() -> &'static str {
+    concat!(env!("CARGO_PKG_VERSION"), " (MLIR 22 via melior 0.27; dit dialect from dit.irdl.mlir)")
+}
+
+/// Reads the options out of parsed matches.
+pub fn options(m: &ArgMatches) -> Options {
+    let mut pass_flags: Vec<(usize, &'static str)> = PASSES
+        .iter()
+        .filter(|p| m.get_flag(p.flag))
+        .map(|p| (m.index_of(p.flag).unwrap_or(0), p.flag))
+        .collect();
+    pass_flags.sort();
+    Options {
+        input: m.get_one::<String>("input").cloned().unwrap_or_else(|| "-".into()),
+        output: m.get_one::<String>("output").cloned(),
+        split_input_file: m.get_flag("split-input-file"),
+        verify_diagnostics: m.get_flag("verify-diagnostics"),
+        pipeline: m.get_one::<String>("pass-pipeline").cloned(),
+        pass_flags: pass_flags.into_iter().map(|(_, f)| f).collect(),
+        print_ir_after_all: m.get_flag("mlir-print-ir-after-all"),
+        timing: m.get_flag("mlir-timing"),
+        print_debuginfo: m.get_flag("mlir-print-debuginfo"),
+        print_generic: m.get_flag("mlir-print-op-generic"),
+        list_passes: m.get_flag("list-passes"),
+        show_dialects: m.get_flag("show-dialects"),
+        print_passes_doc: m.get_flag("print-passes-doc"),
+        target: m.get_one::<String>("target").cloned().unwrap_or_default(),
+    }
+}
+
+/// `--list-passes` output.
+pub fn list_passes() -> String {
+    let width = PASSES.iter().map(|p| p.flag.len()).max().unwrap_or(0) + 2;
+    let mut out = String::from("Available passes:\n");
+    for p in PASSES {
+        out.push_str(&format!("  --{:<width$}{}\n", p.flag, p.summary));
+        for o in p.options {
+            out.push_str(&format!("      {}={} : {}\n", o.name, o.default, o.help));
+        }
+    }
+    out
+}

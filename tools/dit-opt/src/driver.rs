@@ -1,0 +1,119 @@
+//! Processing one input: parse, verify, run the pipeline, print; with diagnostics rendered
+//! or checked against expectations.
+
+use crate::{cli::Options, expected, input};
+use dit_dialect::{
+    diagnostics::{Diagnostic, DiagnosticSink, SourceBuffer},
+    ir::Op,
+    verifier, Target,
+};
+use dit_passes::{PassContext, PipelineOptions, PipelineStep};
+use melior::{
+    ir::{
+        operation::{OperationLike, OperationPrintingFlags},
+        Module,
+    },
+    Context,
+};
+
+/// Everything fixed before the input is read.
+pub struct Session<'a> {
+    pub context: &'a Context,
+    pub sink: DiagnosticSink,
+    pub steps: Vec<PipelineStep>,
+    pub target: &'static Target,
+    pub options: &'a Options,
+}
+
+/// What one chunk gave: printed IR (if it succeeded) and whether it succeeded.
+struct ChunkResult {
+    output: Option<String>,
+    ok: bool,
+}
+
+impl Session<'_> {
+    /// Processes the whole input; returns (output text, success).
+    pub fn run(&self, display_name: &str, text: &str) -> (String, bool) {
+        let chunks = if self.options.split_input_file {
+            input::split(text)
+        } else {
+            vec![input::Chunk { text, line_offset: 0 }]
+        };
+        let mut outputs = Vec::new();
+        let mut ok = true;
+        let full: std::rc::Rc<str> = std::rc::Rc::from(text);
+        for chunk in chunks {
+            self.sink.set_buffer(SourceBuffer {
+                display_name: display_name.to_string(),
+                line_offset: chunk.line_offset,
+                text: full.clone(),
+            });
+            let result = self.run_chunk(chunk.text);
+            let diagnostics = self.sink.take();
+            let chunk_ok = if self.options.verify_diagnostics {
+                self.check_expectations(display_name, &chunk, diagnostics)
+            } else {
+                self.report(&diagnostics);
+                result.ok
+            };
+            ok &= chunk_ok;
+            if let Some(out) = result.output {
+                outputs.push(out);
+            }
+        }
+        (outputs.join("// -----\n"), ok)
+    }
+
+    fn run_chunk(&self, text: &str) -> ChunkResult {
+        let failed = ChunkResult { output: None, ok: false };
+        let Some(mut module) = Module::parse(self.context, text) else {
+            return failed;
+        };
+        if !verifier::verify_and_report(Op(module.as_operation().to_raw())) {
+            return failed;
+        }
+        let pipeline = PipelineOptions {
+            context: PassContext { target: self.target },
+            print_ir_after_all: self.options.print_ir_after_all,
+            timing: self.options.timing,
+        };
+        if !self.steps.is_empty() && dit_passes::run_pipeline(&mut module, &self.steps, &pipeline).is_err() {
+            // A failing pass reports its own diagnostics; make sure at least one error says so.
+            if !self.sink.has_errors() {
+                dit_dialect::diagnostics::emit_error(module.as_operation().location(), "pass pipeline failed");
+            }
+            return failed;
+        }
+        let mut flags = OperationPrintingFlags::new();
+        if self.options.print_debuginfo {
+            flags = flags.enable_debug_info(true, false);
+        }
+        if self.options.print_generic {
+            flags = flags.print_generic_operation_form();
+        }
+        match module.as_operation().to_string_with_flags(flags) {
+            Ok(mut text) => {
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                ChunkResult { output: Some(text), ok: true }
+            }
+            Err(_) => failed,
+        }
+    }
+
+    fn report(&self, diagnostics: &[Diagnostic]) {
+        for d in diagnostics {
+            eprint!("{}", self.sink.render(d));
+        }
+    }
+
+    fn check_expectations(&self, display_name: &str, chunk: &input::Chunk, diagnostics: Vec<Diagnostic>) -> bool {
+        let (expectations, mut problems) = expected::parse(chunk.text, chunk.line_offset);
+        problems.extend(expected::check(expectations, diagnostics));
+        for (line, column, message) in &problems {
+            eprintln!("{display_name}:{line}:{column}: error: {message}");
+        }
+        problems.is_empty()
+    }
+}

@@ -1,0 +1,122 @@
+//! dit-opt: parse, verify, transform and print dit-dialect MLIR, as mlir-opt does for
+//! upstream dialects. Every failure is a located `error:` on stderr and exit code 1.
+
+mod cli;
+mod driver;
+mod expected;
+mod input;
+
+use dit_dialect::{diagnostics::DiagnosticSink, Target};
+use std::{
+    io::{Read, Write},
+    process::ExitCode,
+};
+
+/// Stack for the worker thread: MLIR's parser and verifier recurse per nesting level.
+const STACK_BYTES: usize = 512 * 1024 * 1024;
+
+fn main() -> ExitCode {
+    let matches = match cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                print!("{e}");
+                return ExitCode::SUCCESS;
+            }
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("<command line>: error: {first}");
+            eprintln!("run 'dit-opt --help' for usage");
+            return ExitCode::FAILURE;
+        }
+    };
+    let options = cli::options(&matches);
+    let worker = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(move || run(&options));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("<dit-opt>: error: internal error (please report it with the input)");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("{message}");
+    ExitCode::FAILURE
+}
+
+fn run(options: &cli::Options) -> ExitCode {
+    if options.list_passes {
+        print!("{}", cli::list_passes());
+        return ExitCode::SUCCESS;
+    }
+    if options.print_passes_doc {
+        print!("{}", dit_passes::passes_markdown());
+        return ExitCode::SUCCESS;
+    }
+    let target = match Target::lookup(&options.target) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("<command line>: error: --target: {e}")),
+    };
+    if options.pipeline.is_some() && !options.pass_flags.is_empty() {
+        return fail("<command line>: error: --pass-pipeline cannot be combined with individual pass flags");
+    }
+    let steps = match &options.pipeline {
+        Some(text) => match dit_passes::parse_pipeline(text) {
+            Ok(steps) => steps,
+            Err(e) => return fail(format!("<pass-pipeline>:1:{}: error: {}", e.column, e.message)),
+        },
+        None => options
+            .pass_flags
+            .iter()
+            .filter_map(|f| dit_passes::lookup(f))
+            .map(|info| dit_passes::PipelineStep { info, options: vec![] })
+            .collect(),
+    };
+    let context = match dit_dialect::new_context() {
+        Ok(c) => c,
+        Err(e) => return fail(format!("<dit-opt>: error: {e}")),
+    };
+    if options.show_dialects {
+        println!("Available Dialects: arith, builtin, dit, func, irdl");
+        return ExitCode::SUCCESS;
+    }
+    let (sink, _handler) = DiagnosticSink::attach(&context);
+
+    let display_name = if options.input == "-" { "<stdin>".to_string() } else { options.input.clone() };
+    let mut bytes = Vec::new();
+    let read = if options.input == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::File::open(&options.input).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
+    };
+    if let Err(e) = read {
+        return fail(format!("{display_name}: error: cannot read input: {e}"));
+    }
+    let text = match input::decode(&display_name, bytes).and_then(|t| input::check_shape(&display_name, &t).map(|_| t)) {
+        Ok(t) => t,
+        Err(d) => return fail(d),
+    };
+
+    let session = driver::Session { context: &context, sink, steps, target, options };
+    let (output, ok) = session.run(&display_name, &text);
+    if !ok {
+        return ExitCode::FAILURE;
+    }
+    let written = match &options.output {
+        Some(path) if path != "-" => std::fs::write(path, output.as_bytes()),
+        _ => std::io::stdout().write_all(output.as_bytes()),
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(format!(
+            "{}: error: cannot write output: {e}",
+            options.output.as_deref().unwrap_or("<stdout>")
+        )),
+    }
+}
