@@ -237,6 +237,70 @@ fn enum_attr(op: Op, name: &str, allowed: &[&str], default: Option<&str>) -> Res
     Ok(value)
 }
 
+/// An exact non-negative integer of any size (little-endian 64-bit limbs, no high zero limb
+/// except for zero itself): element and bit counts of huge static shapes (a dimension may be
+/// up to i64::MAX) overflow every machine integer, and a wrong answer there is a wrong verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Size(Vec<u64>);
+
+impl Size {
+    /// The product of `factors`.
+    fn product(factors: impl IntoIterator<Item = u64>) -> Size {
+        let mut limbs = vec![1u64];
+        for f in factors {
+            let mut carry = 0u128;
+            for l in limbs.iter_mut() {
+                // (2^64-1)^2 + (2^64-1) < 2^128: no overflow.
+                let v = u128::from(*l) * u128::from(f) + carry;
+                *l = v as u64;
+                carry = v >> 64;
+            }
+            if carry > 0 {
+                limbs.push(carry as u64);
+            }
+            while limbs.len() > 1 && limbs.last() == Some(&0) {
+                limbs.pop();
+            }
+        }
+        Size(limbs)
+    }
+
+    /// The number of elements of a static shape, times `bits` per element; `None` when a
+    /// dimension is dynamic.
+    fn of_shape(shape: &[Dim], bits: u64) -> Option<Size> {
+        let dims: Option<Vec<u64>> = shape.iter().map(|d| d.and_then(|v| u64::try_from(v).ok())).collect();
+        Some(Size::product(dims?.into_iter().chain([bits])))
+    }
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const BASE: u128 = 10_000_000_000_000_000_000; // 10^19 < 2^64
+        let mut limbs = self.0.clone();
+        let mut parts = Vec::new();
+        loop {
+            let mut rem = 0u128;
+            for l in limbs.iter_mut().rev() {
+                let cur = (rem << 64) | u128::from(*l);
+                *l = (cur / BASE) as u64;
+                rem = cur % BASE;
+            }
+            parts.push(rem as u64);
+            while limbs.len() > 1 && limbs.last() == Some(&0) {
+                limbs.pop();
+            }
+            if limbs == [0] {
+                break;
+            }
+        }
+        let mut text = parts.pop().unwrap_or(0).to_string();
+        for p in parts.iter().rev() {
+            text.push_str(&format!("{p:019}"));
+        }
+        f.write_str(&text)
+    }
+}
+
 fn epsilon(op: Op) -> Check {
     let eps = req_f32(op, "epsilon")?;
     ensure!(eps > 0.0 && eps.is_finite(), "epsilon", "epsilon must be positive and finite, got {eps}");
@@ -313,7 +377,7 @@ fn reshape(ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     let x = one(ins, "x");
     same_elem(&x, &outs[0], "operand and result")?;
-    if let (Some(a), Some(b)) = (x.num_elements(), outs[0].num_elements()) {
+    if let (Some(a), Some(b)) = (Size::of_shape(&x.shape, 1), Size::of_shape(&outs[0].shape, 1)) {
         ensure!(a == b, "reshape.element-count", "reshape changes the element count from {a} to {b}");
     }
     Ok(())
@@ -338,7 +402,7 @@ fn broadcast(ins: &Operands, outs: &[TensorInfo]) -> Check {
 fn bitcast(ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     let x = one(ins, "x");
-    let bits = |t: &TensorInfo| Some(t.num_elements()? as u64 * t.elem.bits()?);
+    let bits = |t: &TensorInfo| Size::of_shape(&t.shape, t.elem.bits()?);
     if let (Some(a), Some(b)) = (bits(&x), bits(&outs[0])) {
         ensure!(a == b, "bitcast.size", "bitcast changes the size in bits from {a} to {b}");
     }
@@ -374,9 +438,16 @@ fn slice(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     let mut expected = x.shape.clone();
     // Python slicing: negative bounds count from the end, bounds clamp to the size.
     expected[dim] = x.shape[dim].map(|size| {
-        let clamp = |v: i64| if v < 0 { (v + size).max(0) } else { v.min(size) };
+        // In i128: `end - start + step - 1` overflows i64 for huge sizes and steps.
+        let size = i128::from(size);
+        let clamp = |v: i64| {
+            let v = i128::from(v);
+            if v < 0 { (v + size).max(0) } else { v.min(size) }
+        };
         let (s, e) = (clamp(start), clamp(end));
-        if e > s { (e - s + step - 1) / step } else { 0 }
+        let len = if e > s { (e - s + i128::from(step) - 1) / i128::from(step) } else { 0 };
+        // 0 <= len <= size <= i64::MAX.
+        i64::try_from(len).unwrap_or(i64::MAX)
     });
     shape_is(&outs[0], &expected, "result")
 }
@@ -394,8 +465,8 @@ fn split(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
         sizes.len()
     );
     if let Some(d) = x.shape[dim] {
-        let sum: i64 = sizes.iter().sum();
-        ensure!(sum == d, "split.sizes", "sizes {sizes:?} sum to {sum}, but dimension {dim} is {d}");
+        let sum: i128 = sizes.iter().map(|s| i128::from(*s)).sum();
+        ensure!(sum == i128::from(d), "split.sizes", "sizes {sizes:?} sum to {sum}, but dimension {dim} is {d}");
     }
     for (i, (out, size)) in outs.iter().zip(&sizes).enumerate() {
         same_elem(&x, out, "operand and results")?;
@@ -412,7 +483,7 @@ fn concat(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     ensure!(!xs.is_empty(), "concat.operands", "needs at least one operand");
     let dim = norm_dim(req_i64(op, "dim")?, xs[0].rank(), "dim")?;
     let mut expected = xs[0].shape.clone();
-    let mut total = Some(0i64);
+    let mut total = Some(0i128);
     for (i, x) in xs.iter().enumerate() {
         same_elem(&xs[0], x, "operands")?;
         ensure!(x.rank() == xs[0].rank(), "concat.rank", "operand #{i} has rank {}, expected {}", x.rank(), xs[0].rank());
@@ -425,9 +496,16 @@ fn concat(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
                 );
             }
         }
-        total = total.zip(x.shape[dim]).map(|(a, b)| a + b);
+        total = total.zip(x.shape[dim]).map(|(a, b)| a + i128::from(b));
     }
-    expected[dim] = total;
+    if let Some(t) = total {
+        ensure!(
+            i64::try_from(t).is_ok(),
+            "concat.shape",
+            "the concatenated dimension {dim} would have size {t}, more than a dimension can hold"
+        );
+    }
+    expected[dim] = total.and_then(|t| i64::try_from(t).ok());
     same_elem(&xs[0], &outs[0], "operands and result")?;
     shape_is(&outs[0], &expected, "result")
 }

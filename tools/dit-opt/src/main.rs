@@ -105,15 +105,18 @@ fn run(options: &cli::Options) -> ExitCode {
 
     let session = driver::Session { context: &context, sink, steps, target, options };
     let (output, ok) = session.run(&display_name, &text);
-    if !ok {
-        return ExitCode::FAILURE;
-    }
+    // As mlir-opt: the chunks that succeeded reach stdout; an output file is only written
+    // when everything succeeded.
     let written = match &options.output {
-        Some(path) if path != "-" => std::fs::write(path, output.as_bytes()),
+        Some(path) if path != "-" => match ok {
+            true => std::fs::write(path, output.as_bytes()),
+            false => Ok(()),
+        },
         _ => std::io::stdout().write_all(output.as_bytes()),
     };
     match written {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) if ok => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::FAILURE,
         Err(e) => fail(format!(
             "{}: error: cannot write output: {e}",
             options.output.as_deref().unwrap_or("<stdout>")

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Sets everything up, then runs the main job on the bundled FLUX.1-dev double-stream block.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$HOME/.cargo/bin:/usr/lib/llvm-22/bin:$PATH"
+target/debug/dit-opt --dit-canonicalize examples/flux_double_block.mlir "$@"

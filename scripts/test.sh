@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets everything up, then runs every check: formatting, clippy, unit tests and the whole lit
+# suite (cargo test runs lit through tools/dit-opt/tests/lit.rs), and the docs build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$HOME/.cargo/bin:/usr/lib/llvm-22/bin:$PATH"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+cargo test --workspace
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
