@@ -3,7 +3,7 @@
 use crate::{
     dit_cse::eliminate_common_subexpressions,
     dit_dce::eliminate_dead_code,
-    registry::{DitPass, PassContext},
+    registry::{DitPass, PassContext, PassFailed},
 };
 use dit_dialect::{
     ir::{Op, Val},
@@ -22,9 +22,11 @@ impl Default for Canonicalize {
 }
 
 impl DitPass for Canonicalize {
-    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), ()> {
+    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
         for _ in 0..self.max_iterations {
-            let changed = fold_all(module) + eliminate_common_subexpressions(module) + eliminate_dead_code(module);
+            let changed = fold_all(module)
+                + eliminate_common_subexpressions(module)
+                + eliminate_dead_code(module);
             if changed == 0 {
                 break;
             }
@@ -43,7 +45,13 @@ pub fn fold_all(root: Op) -> usize {
 
 /// Folds one op; returns whether anything changed.
 fn fold(op: Op) -> bool {
-    let unary_shape_op = ["dit.reshape", "dit.transpose", "dit.cast", "dit.bitcast", "dit.broadcast"];
+    let unary_shape_op = [
+        "dit.reshape",
+        "dit.transpose",
+        "dit.cast",
+        "dit.bitcast",
+        "dit.broadcast",
+    ];
     if !unary_shape_op.iter().any(|n| op.is(n)) || op.num_operands() != 1 || op.num_results() != 1 {
         return false;
     }

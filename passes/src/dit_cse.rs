@@ -3,7 +3,7 @@
 
 use crate::{
     dit_dce::is_side_effect_free,
-    registry::{DitPass, PassContext},
+    registry::{DitPass, PassContext, PassFailed},
 };
 use dit_dialect::ir::Op;
 use std::collections::HashMap;
@@ -12,7 +12,7 @@ use std::collections::HashMap;
 pub struct Cse;
 
 impl DitPass for Cse {
-    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), ()> {
+    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
         eliminate_common_subexpressions(module);
         Ok(())
     }

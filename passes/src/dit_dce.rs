@@ -1,14 +1,14 @@
 //! `dit-dce`: dead-code elimination for dit ops, which upstream DCE cannot remove because IRDL
 //! ops carry no side-effect information.
 
-use crate::registry::{DitPass, PassContext};
+use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::ir::Op;
 
 /// The pass.
 pub struct Dce;
 
 impl DitPass for Dce {
-    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), ()> {
+    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
         eliminate_dead_code(module);
         Ok(())
     }

@@ -9,4 +9,4 @@ pub mod pipeline;
 pub mod registry;
 
 pub use pipeline::{parse_pipeline, run_pipeline, PipelineError, PipelineOptions, PipelineStep};
-pub use registry::{lookup, passes_markdown, DitPass, PassContext, PassInfo, PASSES};
+pub use registry::{lookup, passes_markdown, DitPass, PassContext, PassFailed, PassInfo, PASSES};

@@ -1,7 +1,7 @@
 //! Pipelines: parsing `--pass-pipeline` text, and running dit passes on MLIR's pass manager
 //! (as external passes), so that MLIR's own IR printing, timing and verification apply.
 
-use crate::registry::{self, DitPass, PassContext, PassInfo};
+use crate::registry::{self, DitPass, PassContext, PassFailed, PassInfo};
 use dit_dialect::{diagnostics::emit_error, ir::Op, verifier};
 use melior::{
     ir::{operation::OperationLike, r#type::TypeId, Module, OperationRef},
@@ -9,9 +9,10 @@ use melior::{
     ContextRef,
 };
 use mlir_sys::{
-    mlirOpPrintingFlagsCreate, mlirPassManagerAddOwnedPass, mlirPassManagerCreate,
-    mlirPassManagerDestroy, mlirPassManagerEnableIRPrinting, mlirPassManagerEnableTiming,
-    mlirPassManagerEnableVerifier, mlirPassManagerRunOnOp, mlirOperationGetContext, MlirStringRef,
+    mlirOpPrintingFlagsCreate, mlirOperationGetContext, mlirPassManagerAddOwnedPass,
+    mlirPassManagerCreate, mlirPassManagerDestroy, mlirPassManagerEnableIRPrinting,
+    mlirPassManagerEnableTiming, mlirPassManagerEnableVerifier, mlirPassManagerRunOnOp,
+    MlirStringRef,
 };
 use std::{cell::RefCell, rc::Rc};
 
@@ -38,7 +39,10 @@ pub struct PipelineError {
 }
 
 fn err(column: usize, message: impl Into<String>) -> PipelineError {
-    PipelineError { column: column + 1, message: message.into() }
+    PipelineError {
+        column: column + 1,
+        message: message.into(),
+    }
 }
 
 /// Parses `builtin.module(dit-a, dit-b{opt=value other=v})`; the `builtin.module(...)`
@@ -51,7 +55,10 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
         let inner = rest.trim_start();
         offset += body.len() - inner.len();
         let Some(inner) = inner.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
-            return Err(err(offset, "expected 'builtin.module(' ... ')' around the pass list"));
+            return Err(err(
+                offset,
+                "expected 'builtin.module(' ... ')' around the pass list",
+            ));
         };
         body = inner;
         offset += 1;
@@ -64,7 +71,12 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
             i += 1;
         }
         let start = i;
-        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'-' || bytes[i] == b'_' || bytes[i] == b'.') {
+        while i < bytes.len()
+            && (bytes[i].is_ascii_alphanumeric()
+                || bytes[i] == b'-'
+                || bytes[i] == b'_'
+                || bytes[i] == b'.')
+        {
             i += 1;
         }
         let name = &body[start..i];
@@ -72,7 +84,10 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
             return Err(err(offset + start, "expected a pass name"));
         }
         let info = registry::lookup(name).ok_or_else(|| {
-            err(offset + start, format!("'{name}' is not a dit pass (see dit-opt --list-passes)"))
+            err(
+                offset + start,
+                format!("'{name}' is not a dit pass (see dit-opt --list-passes)"),
+            )
         })?;
         let mut options = Vec::new();
         if i < bytes.len() && bytes[i] == b'{' {
@@ -84,7 +99,10 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
             for item in body[i + 1..close].split(|c: char| c.is_whitespace() || c == ',') {
                 if !item.is_empty() {
                     let (key, value) = item.split_once('=').ok_or_else(|| {
-                        err(offset + at, format!("pass option '{item}' must be written name=value"))
+                        err(
+                            offset + at,
+                            format!("pass option '{item}' must be written name=value"),
+                        )
                     })?;
                     if !info.options.iter().any(|o| o.name == key) {
                         let known: Vec<_> = info.options.iter().map(|o| o.name).collect();
@@ -92,7 +110,11 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
                             offset + at,
                             format!(
                                 "pass '{name}' has no option '{key}' (options: {})",
-                                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                                if known.is_empty() {
+                                    "none".to_string()
+                                } else {
+                                    known.join(", ")
+                                }
                             ),
                         ));
                     }
@@ -108,7 +130,13 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
         }
         if i < bytes.len() {
             if bytes[i] != b',' {
-                return Err(err(offset + i, format!("expected ',' between passes, found '{}'", &body[i..i + 1])));
+                return Err(err(
+                    offset + i,
+                    format!(
+                        "expected ',' between passes, found '{}'",
+                        body[i..].chars().next().unwrap_or(' ')
+                    ),
+                ));
             }
             i += 1;
             if body[i..].trim().is_empty() {
@@ -147,7 +175,10 @@ impl<'c> RunExternalPass<'c> for ExternalDitPass {
         if ran.is_ok() && !ok {
             emit_error(
                 operation.location(),
-                &format!("pass '{}' produced IR that breaks the dit rules above", self.info.flag),
+                &format!(
+                    "pass '{}' produced IR that breaks the dit rules above",
+                    self.info.flag
+                ),
             );
         }
         if !ok {
@@ -163,12 +194,19 @@ struct PassTypeId(#[allow(dead_code)] u8);
 static PASS_TYPE_IDS: [PassTypeId; 64] = [const { PassTypeId(0) }; 64];
 
 fn string_ref(s: &str) -> MlirStringRef {
-    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
+    MlirStringRef {
+        data: s.as_ptr() as *const _,
+        length: s.len(),
+    }
 }
 
 /// Runs `steps` on `module`. Diagnostics go to the context's handler; `Err` means a pass
 /// failed (or left IR MLIR or the dit verifier rejects).
-pub fn run_pipeline(module: &mut Module, steps: &[PipelineStep], options: &PipelineOptions) -> Result<(), ()> {
+pub fn run_pipeline(
+    module: &mut Module,
+    steps: &[PipelineStep],
+    options: &PipelineOptions,
+) -> Result<(), PassFailed> {
     // SAFETY: the pass manager is created, used and destroyed within this call, on a live
     // context; each pass is handed over to it (AddOwnedPass).
     unsafe {
@@ -193,14 +231,24 @@ pub fn run_pipeline(module: &mut Module, steps: &[PipelineStep], options: &Pipel
             let pass = match (step.info.create)(&step.options) {
                 Ok(pass) => pass,
                 Err(message) => {
-                    emit_error(module.as_operation().location(), &format!("pass '{}': {message}", step.info.flag));
+                    emit_error(
+                        module.as_operation().location(),
+                        &format!("pass '{}': {message}", step.info.flag),
+                    );
                     mlirPassManagerDestroy(pm);
-                    return Err(());
+                    return Err(PassFailed);
                 }
             };
-            let index = registry::PASSES.iter().position(|p| std::ptr::eq(p, step.info)).unwrap_or(0);
+            let index = registry::PASSES
+                .iter()
+                .position(|p| std::ptr::eq(p, step.info))
+                .unwrap_or(0);
             let external = create_external(
-                ExternalDitPass { pass: Rc::new(RefCell::new(pass)), info: step.info, context: options.context },
+                ExternalDitPass {
+                    pass: Rc::new(RefCell::new(pass)),
+                    info: step.info,
+                    context: options.context,
+                },
                 TypeId::create(&PASS_TYPE_IDS[index % PASS_TYPE_IDS.len()]),
                 step.info.flag,
                 step.info.flag,
@@ -213,7 +261,11 @@ pub fn run_pipeline(module: &mut Module, steps: &[PipelineStep], options: &Pipel
         let result = mlirPassManagerRunOnOp(pm, module.as_operation().to_raw());
         // Destroying the pass manager prints the timing report, as mlir-opt does at exit.
         mlirPassManagerDestroy(pm);
-        if result.value != 0 { Ok(()) } else { Err(()) }
+        if result.value != 0 {
+            Ok(())
+        } else {
+            Err(PassFailed)
+        }
     }
 }
 
@@ -224,7 +276,10 @@ mod tests {
     #[test]
     fn parses_wrapped_and_bare_pipelines() {
         let steps = parse_pipeline("builtin.module(dit-dce, dit-cse)").unwrap();
-        assert_eq!(steps.iter().map(|s| s.info.flag).collect::<Vec<_>>(), ["dit-dce", "dit-cse"]);
+        assert_eq!(
+            steps.iter().map(|s| s.info.flag).collect::<Vec<_>>(),
+            ["dit-dce", "dit-cse"]
+        );
         let steps = parse_pipeline("dit-canonicalize").unwrap();
         assert_eq!(steps.len(), 1);
         assert!(parse_pipeline("").unwrap().is_empty());
@@ -241,5 +296,7 @@ mod tests {
         assert!(parse_pipeline("dit-dce,").is_err());
         assert!(parse_pipeline("builtin.module(dit-dce").is_err());
         assert!(parse_pipeline("dit-dce{").is_err());
+        assert!(parse_pipeline("dit-dceé").is_err());
+        assert!(parse_pipeline("é").is_err());
     }
 }

@@ -10,9 +10,14 @@ pub struct PassContext {
     pub target: &'static Target,
 }
 
-/// A pass. `run` reports problems as located diagnostics and returns `Err(())` on failure.
+/// A pass failed; what went wrong has already been reported as located diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("pass failed (see the diagnostics above)")]
+pub struct PassFailed;
+
+/// A pass. `run` reports problems as located diagnostics and returns `Err(PassFailed)`.
 pub trait DitPass {
-    fn run(&mut self, module: Op, context: &PassContext) -> Result<(), ()>;
+    fn run(&mut self, module: Op, context: &PassContext) -> Result<(), PassFailed>;
 }
 
 /// One option a pass takes in a pipeline (`dit-x{name=value}`).
@@ -46,7 +51,8 @@ pub static PASSES: &[PassInfo] = &[
     PassInfo {
         flag: "dit-verify",
         summary: "Check the dit rules that IRDL cannot express",
-        description: "Runs the dit verifier on every dit op: element types per op, enum values and \
+        description:
+            "Runs the dit verifier on every dit op: element types per op, enum values and \
 kinds of optional attributes, operand segments, and static shape rules (contraction dims, \
 broadcasting, permutations, split sizes, element counts, even split dims). Each violation is an \
 error at the op's location naming the op and the rule. The same verifier also runs after parsing \
@@ -58,7 +64,8 @@ and after every other pass.",
     PassInfo {
         flag: "dit-dce",
         summary: "Erase dit ops (and constants) whose results are unused",
-        description: "IRDL ops carry no traits, so MLIR does not know they are free of side effects \
+        description:
+            "IRDL ops carry no traits, so MLIR does not know they are free of side effects \
 and upstream dead-code elimination keeps them. This pass erases every unused dit op and \
 `arith.constant`, innermost regions first and each block from the back, so whole dead chains go \
 in one run. `dit.opaque` (unknown semantics) and dit.fused regions containing one are kept.",
@@ -69,7 +76,8 @@ in one run. `dit.opaque` (unknown semantics) and dit.fused regions containing on
     PassInfo {
         flag: "dit-cse",
         summary: "Merge identical dit ops (and constants) on the same operands",
-        description: "Two side-effect-free ops with the same name, operands, attributes and result \
+        description:
+            "Two side-effect-free ops with the same name, operands, attributes and result \
 types compute the same value; the later one is replaced by the earlier. Works block by block; \
 each region starts a fresh scope (dit.fused bodies are isolated from above). Region-holding ops \
 and `dit.opaque` are never merged.",
@@ -80,7 +88,8 @@ and `dit.opaque` are never merged.",
     PassInfo {
         flag: "dit-canonicalize",
         summary: "Fold shape no-ops, then CSE and DCE, to a fixed point",
-        description: "Folds reshape∘reshape into one reshape, identity reshapes/broadcasts/casts/bitcasts \
+        description:
+            "Folds reshape∘reshape into one reshape, identity reshapes/broadcasts/casts/bitcasts \
 (result type equals input type) into their input, identity transposes into their input, \
 transpose∘transpose into one transpose with the composed permutation (or nothing), and \
 bitcast∘bitcast into one bitcast; then runs dit-cse and dit-dce, repeating until nothing changes.",
@@ -104,11 +113,17 @@ a test fails when this file is stale. -->\n\nEvery pass runs as `dit-opt --<flag
 `--target` (default ascend910b).\n",
     );
     for p in PASSES {
-        out.push_str(&format!("\n## `--{}`\n\n{}.\n\n{}\n", p.flag, p.summary, p.description));
+        out.push_str(&format!(
+            "\n## `--{}`\n\n{}.\n\n{}\n",
+            p.flag, p.summary, p.description
+        ));
         if !p.options.is_empty() {
             out.push_str("\n| option | default | meaning |\n|---|---|---|\n");
             for o in p.options {
-                out.push_str(&format!("| `{}` | `{}` | {} |\n", o.name, o.default, o.help));
+                out.push_str(&format!(
+                    "| `{}` | `{}` | {} |\n",
+                    o.name, o.default, o.help
+                ));
             }
         }
     }
@@ -123,8 +138,16 @@ mod tests {
     fn flags_are_dit_prefixed_kebab_case_and_unique() {
         for (i, p) in PASSES.iter().enumerate() {
             assert!(p.flag.starts_with("dit-"), "{}", p.flag);
-            assert!(p.flag.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", p.flag);
-            assert!(PASSES[..i].iter().all(|q| q.flag != p.flag), "duplicate {}", p.flag);
+            assert!(
+                p.flag.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{}",
+                p.flag
+            );
+            assert!(
+                PASSES[..i].iter().all(|q| q.flag != p.flag),
+                "duplicate {}",
+                p.flag
+            );
         }
     }
 

@@ -1,11 +1,7 @@
 //! Creating an MLIR context with the dit dialect loaded from its IRDL definition.
 
 use crate::{ir::Op, IRDL_SOURCE};
-use melior::{
-    dialect::DialectRegistry,
-    ir::Module,
-    Context,
-};
+use melior::{dialect::DialectRegistry, ir::Module, Context};
 use mlir_sys::{
     mlirDialectHandleInsertDialect, mlirGetDialectHandle__arith__, mlirGetDialectHandle__func__,
     mlirGetDialectHandle__irdl__, mlirLoadIRDLDialects,

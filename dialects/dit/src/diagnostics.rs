@@ -8,11 +8,11 @@ use melior::{
     Context,
 };
 use mlir_sys::{
-    mlirEmitError, mlirIdentifierStr, mlirLocationCallSiteGetCallee, mlirLocationFileLineColRangeGetFilename,
-    mlirLocationFileLineColRangeGetStartColumn, mlirLocationFileLineColRangeGetStartLine,
-    mlirLocationFusedGetLocations, mlirLocationFusedGetNumLocations, mlirLocationIsACallSite,
-    mlirLocationIsAFileLineColRange, mlirLocationIsAFused, mlirLocationIsAName,
-    mlirLocationNameGetChildLoc, MlirLocation,
+    mlirEmitError, mlirIdentifierStr, mlirLocationCallSiteGetCallee,
+    mlirLocationFileLineColRangeGetFilename, mlirLocationFileLineColRangeGetStartColumn,
+    mlirLocationFileLineColRangeGetStartLine, mlirLocationFusedGetLocations,
+    mlirLocationFusedGetNumLocations, mlirLocationIsACallSite, mlirLocationIsAFileLineColRange,
+    mlirLocationIsAFused, mlirLocationIsAName, mlirLocationNameGetChildLoc, MlirLocation,
 };
 use std::{cell::RefCell, ffi::CString, fmt, rc::Rc};
 
@@ -56,9 +56,8 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.point {
-            Some(p) => write!(f, "{}:{}:{}: ", p.file, p.line, p.column)?,
-            None => {}
+        if let Some(p) = &self.point {
+            write!(f, "{}:{}:{}: ", p.file, p.line, p.column)?;
         }
         write!(f, "{}: {}", self.severity.word(), self.message)
     }
@@ -242,7 +241,7 @@ pub fn file_line_col(location: MlirLocation) -> Option<(String, u32, u32)> {
             return file_line_col(mlirLocationCallSiteGetCallee(location));
         }
         if mlirLocationIsAFused(location) {
-            let count = mlirLocationFusedGetNumLocations(location).max(0) as usize;
+            let count = mlirLocationFusedGetNumLocations(location) as usize;
             let mut parts = vec![location; count];
             mlirLocationFusedGetLocations(location, parts.as_mut_ptr());
             return parts.into_iter().find_map(file_line_col);

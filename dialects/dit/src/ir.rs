@@ -393,3 +393,88 @@ impl Op {
         }
     }
 }
+
+/// Creates an op named `name` right before `anchor`, with the given operands, result types
+/// and attributes, and returns it. The caller makes sure the op is valid (the verifier runs
+/// after every pass).
+pub fn create_op_before(
+    anchor: Op,
+    name: &str,
+    operands: &[Val],
+    result_types: &[MlirType],
+    attributes: &[(&str, Attr)],
+) -> Op {
+    // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate; the
+    // new op is inserted into the anchor's (live) block and owned by it.
+    unsafe {
+        let context = anchor.context_raw();
+        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(anchor.0));
+        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
+        mlirOperationStateAddOperands(
+            &mut state,
+            raw_operands.len() as isize,
+            raw_operands.as_ptr(),
+        );
+        mlirOperationStateAddResults(
+            &mut state,
+            result_types.len() as isize,
+            result_types.as_ptr(),
+        );
+        let named: Vec<MlirNamedAttribute> = attributes
+            .iter()
+            .map(|(n, a)| MlirNamedAttribute {
+                name: mlirIdentifierGet(context, string_ref(n)),
+                attribute: a.0,
+            })
+            .collect();
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        let op = mlirOperationCreate(&mut state);
+        let block = mlirOperationGetBlock(anchor.0);
+        mlirBlockInsertOwnedOperationBefore(block, anchor.0, op);
+        Op(op)
+    }
+}
+
+impl Attr {
+    /// An `array<i32: …>` attribute (as `operandSegmentSizes` needs).
+    pub fn i32_array(context: MlirContext, values: &[i32]) -> Attr {
+        // SAFETY: MLIR copies the values into uniqued storage.
+        unsafe {
+            Attr(mlirDenseI32ArrayGet(
+                context,
+                values.len() as isize,
+                values.as_ptr(),
+            ))
+        }
+    }
+
+    /// A string attribute.
+    pub fn string(context: MlirContext, value: &str) -> Attr {
+        // SAFETY: MLIR copies the string.
+        unsafe { Attr(mlirStringAttrGet(context, string_ref(value))) }
+    }
+
+    /// A bool attribute.
+    pub fn bool(context: MlirContext, value: bool) -> Attr {
+        // SAFETY: as above.
+        unsafe { Attr(mlirBoolAttrGet(context, i32::from(value))) }
+    }
+
+    /// An i64 integer attribute.
+    pub fn i64(context: MlirContext, value: i64) -> Attr {
+        // SAFETY: as above.
+        unsafe { Attr(mlirIntegerAttrGet(mlirIntegerTypeGet(context, 64), value)) }
+    }
+
+    /// An f32 float attribute.
+    pub fn f32(context: MlirContext, value: f32) -> Attr {
+        // SAFETY: as above.
+        unsafe {
+            Attr(mlirFloatAttrDoubleGet(
+                context,
+                mlirF32TypeGet(context),
+                f64::from(value),
+            ))
+        }
+    }
+}

@@ -78,12 +78,32 @@ pub const OPS: &[OpSpec] = &[
     spec!("dit.split", Primitive, [("x", One)]),
     spec!("dit.concat", Primitive, [("xs", Variadic)]),
     spec!("dit.matmul", Primitive, [("a", One), ("b", One)]),
-    spec!("dit.linear", Primitive, [("x", One), ("weight", One), ("bias", Optional)]),
+    spec!(
+        "dit.linear",
+        Primitive,
+        [("x", One), ("weight", One), ("bias", Optional)]
+    ),
     spec!("dit.rms_norm", Primitive, [("x", One), ("gamma", One)]),
-    spec!("dit.layer_norm", Primitive, [("x", One), ("gamma", Optional), ("beta", Optional)]),
-    spec!("dit.rope", Primitive, [("x", One), ("cos", One), ("sin", One)]),
-    spec!("dit.attention", Primitive, [("q", One), ("k", One), ("v", One), ("mask", Optional)]),
-    spec!("dit.dynamic_quant", Primitive, [("x", One), ("smooth_scale", Optional)]),
+    spec!(
+        "dit.layer_norm",
+        Primitive,
+        [("x", One), ("gamma", Optional), ("beta", Optional)]
+    ),
+    spec!(
+        "dit.rope",
+        Primitive,
+        [("x", One), ("cos", One), ("sin", One)]
+    ),
+    spec!(
+        "dit.attention",
+        Primitive,
+        [("q", One), ("k", One), ("v", One), ("mask", Optional)]
+    ),
+    spec!(
+        "dit.dynamic_quant",
+        Primitive,
+        [("x", One), ("smooth_scale", Optional)]
+    ),
     spec!(
         "dit.quant_matmul",
         Primitive,
@@ -111,13 +131,32 @@ pub const OPS: &[OpSpec] = &[
     spec!("dit.opaque", Primitive, [("args", Variadic)]),
     spec!("dit.fast_gelu", Fused, [("x", One)]),
     spec!("dit.muls_add", Fused, [("x", One), ("y", One)]),
-    spec!("dit.ada_layer_norm", Fused, [("x", One), ("scale", One), ("shift", One)]),
+    spec!(
+        "dit.ada_layer_norm",
+        Fused,
+        [("x", One), ("scale", One), ("shift", One)]
+    ),
     spec!(
         "dit.quant_matmul_gelu",
         Fused,
-        [("x1", One), ("x2", One), ("x1_scale", One), ("x2_scale", One), ("bias", Optional)]
+        [
+            ("x1", One),
+            ("x2", One),
+            ("x1_scale", One),
+            ("x2_scale", One),
+            ("bias", Optional)
+        ]
     ),
-    spec!("dit.fused_matmul", Fused, [("x1", One), ("x2", One), ("bias", Optional), ("x3", Optional)]),
+    spec!(
+        "dit.fused_matmul",
+        Fused,
+        [
+            ("x1", One),
+            ("x2", One),
+            ("bias", Optional),
+            ("x3", Optional)
+        ]
+    ),
     spec!(
         "dit.grouped_matmul_swiglu_quant",
         Fused,
@@ -203,14 +242,19 @@ impl Operands {
                         Variadic => *size >= 0,
                     };
                     if !ok {
-                        return Err(format!("operandSegmentSizes gives {size} values to slot '{slot}'"));
+                        return Err(format!(
+                            "operandSegmentSizes gives {size} values to slot '{slot}'"
+                        ));
                     }
                 }
                 sizes.iter().map(|s| *s as usize).collect()
             }
             None => {
                 if spec.needs_segments() {
-                    return Err("missing operandSegmentSizes (required on ops with optional operands)".into());
+                    return Err(
+                        "missing operandSegmentSizes (required on ops with optional operands)"
+                            .into(),
+                    );
                 }
                 // Without optional slots, at most one variadic slot takes whatever remains.
                 let fixed = spec.operands.iter().filter(|(_, a)| *a == One).count();
@@ -296,10 +340,123 @@ mod tests {
             .map(|rest| format!("dit.{}", rest.split_whitespace().next().unwrap_or("")))
             .collect();
         for spec in OPS {
-            assert!(irdl.contains(&spec.name.to_string()), "{} missing from IRDL", spec.name);
+            assert!(
+                irdl.contains(&spec.name.to_string()),
+                "{} missing from IRDL",
+                spec.name
+            );
         }
         for name in &irdl {
             assert!(spec(name).is_some(), "{name} missing from the op table");
         }
+    }
+}
+
+/// Builds dit ops with operands given by slot, filling `operandSegmentSizes` from the op
+/// table, so passes never count segments by hand.
+pub struct OpBuilder {
+    anchor: Op,
+}
+
+impl OpBuilder {
+    /// New ops go right before `anchor`.
+    pub fn before(anchor: Op) -> Self {
+        Self { anchor }
+    }
+
+    /// Creates `name` with one entry per operand slot of its spec (`None` leaves an optional
+    /// slot empty; a variadic slot takes every value of its entry).
+    pub fn create(
+        &self,
+        name: &str,
+        slots: &[&[Val]],
+        result_types: &[mlir_sys::MlirType],
+        attributes: &[(&str, crate::ir::Attr)],
+    ) -> Result<Op, String> {
+        let spec = spec(name).ok_or_else(|| format!("'{name}' is not a dit op"))?;
+        if slots.len() != spec.operands.len() {
+            return Err(format!(
+                "{name} has {} operand slots, got {}",
+                spec.operands.len(),
+                slots.len()
+            ));
+        }
+        let mut operands = Vec::new();
+        let mut sizes = Vec::new();
+        for ((slot, arity), values) in spec.operands.iter().zip(slots) {
+            let fits = match arity {
+                Arity::One => values.len() == 1,
+                Arity::Optional => values.len() <= 1,
+                Arity::Variadic => true,
+            };
+            if !fits {
+                return Err(format!(
+                    "{name}: slot '{slot}' cannot take {} values",
+                    values.len()
+                ));
+            }
+            sizes.push(values.len() as i32);
+            operands.extend_from_slice(values);
+        }
+        let mut attrs: Vec<(&str, crate::ir::Attr)> = attributes.to_vec();
+        if spec.needs_segments() {
+            attrs.push((
+                "operandSegmentSizes",
+                crate::ir::Attr::i32_array(self.anchor.context_raw(), &sizes),
+            ));
+        }
+        Ok(crate::ir::create_op_before(
+            self.anchor,
+            name,
+            &operands,
+            result_types,
+            &attrs,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod builder_tests {
+    use super::*;
+    use crate::{ir::Op, verifier};
+    use melior::ir::{operation::OperationLike, TypeLike};
+
+    #[test]
+    fn builder_fills_segments_and_builds_valid_ops() {
+        let context = crate::new_context().expect("dialect loads");
+        let module = melior::ir::Module::parse(
+            &context,
+            r#"func.func @f(%x: tensor<4x64xbf16>, %w: tensor<32x64xbf16>) -> tensor<4x64xbf16> {
+                 return %x : tensor<4x64xbf16>
+               }"#,
+        )
+        .expect("parses");
+        let mut ret = None;
+        Op(module.as_operation().to_raw()).walk(&mut |op| {
+            if op.is("func.return") {
+                ret = Some(op);
+            }
+        });
+        let ret = ret.expect("return op");
+        let x = ret.operand(0);
+        let func_block_args = ret.parent().expect("func").region_blocks(0)[0].arguments();
+        let w = func_block_args[1];
+        let out_ty = melior::ir::Type::parse(&context, "tensor<4x32xbf16>")
+            .expect("type")
+            .to_raw();
+        let linear = OpBuilder::before(ret)
+            .create("dit.linear", &[&[x], &[w], &[]], &[out_ty], &[])
+            .expect("builds");
+        assert_eq!(
+            linear
+                .attr("operandSegmentSizes")
+                .and_then(|a| a.as_i32_array()),
+            Some(vec![1, 1, 0])
+        );
+        assert!(verifier::verify(Op(module.as_operation().to_raw())).is_empty());
+        assert!(OpBuilder::before(ret)
+            .create("dit.linear", &[&[x], &[w]], &[out_ty], &[])
+            .is_err());
+        assert!(module.as_operation().verify());
     }
 }

@@ -142,7 +142,10 @@ impl TensorInfo {
 
     /// Dimension `i` counted from the back (0 is the last).
     pub fn dim_from_back(&self, i: usize) -> Dim {
-        self.shape.len().checked_sub(i + 1).and_then(|j| self.shape[j])
+        self.shape
+            .len()
+            .checked_sub(i + 1)
+            .and_then(|j| self.shape[j])
     }
 
     /// The number of elements, when every dimension is static.
@@ -167,8 +170,14 @@ pub fn broadcast_shapes(a: &[Dim], b: &[Dim]) -> Option<Vec<Dim>> {
     let rank = a.len().max(b.len());
     let mut out = vec![None; rank];
     for (i, slot) in out.iter_mut().enumerate() {
-        let da = (i + a.len()).checked_sub(rank).map(|j| a[j]).unwrap_or(Some(1));
-        let db = (i + b.len()).checked_sub(rank).map(|j| b[j]).unwrap_or(Some(1));
+        let da = (i + a.len())
+            .checked_sub(rank)
+            .map(|j| a[j])
+            .unwrap_or(Some(1));
+        let db = (i + b.len())
+            .checked_sub(rank)
+            .map(|j| b[j])
+            .unwrap_or(Some(1));
         *slot = match (da, db) {
             (Some(1), d) | (d, Some(1)) => d,
             (Some(x), Some(y)) if x == y => Some(x),
@@ -200,9 +209,15 @@ mod tests {
     #[test]
     fn broadcasting_follows_numpy() {
         let s = |v: &[i64]| v.iter().map(|d| Some(*d)).collect::<Vec<_>>();
-        assert_eq!(broadcast_shapes(&s(&[4, 1, 8]), &s(&[3, 1])), Some(s(&[4, 3, 8])));
+        assert_eq!(
+            broadcast_shapes(&s(&[4, 1, 8]), &s(&[3, 1])),
+            Some(s(&[4, 3, 8]))
+        );
         assert_eq!(broadcast_shapes(&s(&[2, 3]), &s(&[4, 3])), None);
         assert_eq!(broadcast_shapes(&s(&[]), &s(&[5])), Some(s(&[5])));
-        assert_eq!(broadcast_shapes(&[None, Some(3)], &s(&[7, 3])), Some(s(&[7, 3])));
+        assert_eq!(
+            broadcast_shapes(&[None, Some(3)], &s(&[7, 3])),
+            Some(s(&[7, 3]))
+        );
     }
 }

@@ -5,8 +5,10 @@
 use crate::{
     diagnostics::emit_error,
     ir::{Attr, Op, Val},
-    ops::{self, Operands, OpSpec},
-    tensor::{broadcast_shapes, dims_compatible, shape_string, shapes_compatible, Dim, Elem, TensorInfo},
+    ops::{self, OpSpec, Operands},
+    tensor::{
+        broadcast_shapes, dims_compatible, shape_string, shapes_compatible, Dim, Elem, TensorInfo,
+    },
 };
 
 /// A broken rule: which op, which rule, and what is wrong.
@@ -21,7 +23,12 @@ pub struct Violation {
 impl Violation {
     /// The message as printed: `'dit.x' op <message> [rule <rule>]`.
     pub fn text(&self) -> String {
-        format!("'{}' op {} [rule {}]", self.op.name(), self.message, self.rule)
+        format!(
+            "'{}' op {} [rule {}]",
+            self.op.name(),
+            self.message,
+            self.rule
+        )
     }
 }
 
@@ -64,7 +71,11 @@ pub fn verify_op(op: Op) -> Check {
     };
     let ins = Operands::resolve(op, spec).map_err(|m| ("operand-segments", m))?;
     check_types(op, spec)?;
-    let outs: Vec<TensorInfo> = op.results().into_iter().filter_map(|v| v.tensor()).collect();
+    let outs: Vec<TensorInfo> = op
+        .results()
+        .into_iter()
+        .filter_map(|v| v.tensor())
+        .collect();
     let n = name.as_str();
     if ops::BINARY.contains(&n) {
         return binary(op, &ins, &outs);
@@ -135,11 +146,17 @@ fn check_types(op: Op, spec: &OpSpec) -> Check {
 
 fn tensor(v: Val) -> TensorInfo {
     // check_types ran first: every value is a ranked tensor.
-    v.tensor().unwrap_or(TensorInfo { elem: Elem::Other("?".into()), shape: vec![] })
+    v.tensor().unwrap_or(TensorInfo {
+        elem: Elem::Other("?".into()),
+        shape: vec![],
+    })
 }
 
 fn one(ins: &Operands, slot: &str) -> TensorInfo {
-    ins.get(slot).map(tensor).unwrap_or(TensorInfo { elem: Elem::Other("?".into()), shape: vec![] })
+    ins.get(slot).map(tensor).unwrap_or(TensorInfo {
+        elem: Elem::Other("?".into()),
+        shape: vec![],
+    })
 }
 
 fn opt(ins: &Operands, slot: &str) -> Option<TensorInfo> {
@@ -147,7 +164,12 @@ fn opt(ins: &Operands, slot: &str) -> Option<TensorInfo> {
 }
 
 fn result_count(outs: &[TensorInfo], n: usize) -> Check {
-    ensure!(outs.len() == n, "result-count", "expects {n} result(s), got {}", outs.len());
+    ensure!(
+        outs.len() == n,
+        "result-count",
+        "expects {n} result(s), got {}",
+        outs.len()
+    );
     Ok(())
 }
 
@@ -156,7 +178,14 @@ fn elem_in(t: &TensorInfo, allowed: &[Elem], what: &str, rule: &'static str) -> 
         return Ok(());
     }
     let list: Vec<String> = allowed.iter().map(|e| e.to_string()).collect();
-    Err((rule, format!("{what} element type {} is not one of {{{}}}", t.elem, list.join(", "))))
+    Err((
+        rule,
+        format!(
+            "{what} element type {} is not one of {{{}}}",
+            t.elem,
+            list.join(", ")
+        ),
+    ))
 }
 
 const FLOATS: &[Elem] = &[Elem::F32, Elem::F16, Elem::BF16];
@@ -166,7 +195,13 @@ fn float(t: &TensorInfo, what: &str) -> Check {
 }
 
 fn same_elem(a: &TensorInfo, b: &TensorInfo, what: &str) -> Check {
-    ensure!(a.elem == b.elem, "same-element-type", "{what}: element types {} and {} differ", a.elem, b.elem);
+    ensure!(
+        a.elem == b.elem,
+        "same-element-type",
+        "{what}: element types {} and {} differ",
+        a.elem,
+        b.elem
+    );
     Ok(())
 }
 
@@ -182,57 +217,92 @@ fn shape_is(t: &TensorInfo, expected: &[Dim], what: &str) -> Check {
 }
 
 fn rank_at_least(t: &TensorInfo, n: usize, what: &str) -> Check {
-    ensure!(t.rank() >= n, "rank", "{what} must have rank >= {n}, got rank {}", t.rank());
+    ensure!(
+        t.rank() >= n,
+        "rank",
+        "{what} must have rank >= {n}, got rank {}",
+        t.rank()
+    );
     Ok(())
 }
 
 /// Normalises a possibly negative dimension index.
 fn norm_dim(dim: i64, rank: usize, what: &str) -> Result<usize, (&'static str, String)> {
     let r = rank as i64;
-    ensure!(dim >= -r && dim < r, "dim-range", "{what} {dim} is out of range for rank {rank}");
-    Ok(if dim < 0 { (dim + r) as usize } else { dim as usize })
+    ensure!(
+        dim >= -r && dim < r,
+        "dim-range",
+        "{what} {dim} is out of range for rank {rank}"
+    );
+    Ok(if dim < 0 {
+        (dim + r) as usize
+    } else {
+        dim as usize
+    })
 }
 
 fn req_attr(op: Op, name: &str) -> Result<Attr, (&'static str, String)> {
-    op.attr(name).ok_or(("required-attribute", format!("requires attribute '{name}'")))
+    op.attr(name)
+        .ok_or(("required-attribute", format!("requires attribute '{name}'")))
 }
 
 fn req_bool(op: Op, name: &str) -> Result<bool, (&'static str, String)> {
-    req_attr(op, name)?.as_bool().ok_or(("attribute-kind", format!("attribute '{name}' must be a bool")))
+    req_attr(op, name)?.as_bool().ok_or((
+        "attribute-kind",
+        format!("attribute '{name}' must be a bool"),
+    ))
 }
 
 fn req_i64(op: Op, name: &str) -> Result<i64, (&'static str, String)> {
-    req_attr(op, name)?.as_i64().ok_or(("attribute-kind", format!("attribute '{name}' must be an i64 integer")))
+    req_attr(op, name)?.as_i64().ok_or((
+        "attribute-kind",
+        format!("attribute '{name}' must be an i64 integer"),
+    ))
 }
 
 fn req_i64_array(op: Op, name: &str) -> Result<Vec<i64>, (&'static str, String)> {
-    req_attr(op, name)?
-        .as_i64_array()
-        .ok_or(("attribute-kind", format!("attribute '{name}' must be an array<i64>")))
+    req_attr(op, name)?.as_i64_array().ok_or((
+        "attribute-kind",
+        format!("attribute '{name}' must be an array<i64>"),
+    ))
 }
 
 fn req_f32(op: Op, name: &str) -> Result<f64, (&'static str, String)> {
     let a = req_attr(op, name)?;
-    ensure!(a.is_f32_float(), "attribute-kind", "attribute '{name}' must be an f32 float");
+    ensure!(
+        a.is_f32_float(),
+        "attribute-kind",
+        "attribute '{name}' must be an f32 float"
+    );
     Ok(a.as_f64().unwrap_or(0.0))
 }
 
 /// A string attribute that must be one of `allowed`; `default` when absent (None: required).
-fn enum_attr(op: Op, name: &str, allowed: &[&str], default: Option<&str>) -> Result<String, (&'static str, String)> {
+fn enum_attr(
+    op: Op,
+    name: &str,
+    allowed: &[&str],
+    default: Option<&str>,
+) -> Result<String, (&'static str, String)> {
     let value = match op.attr(name) {
         None => match default {
             Some(d) => return Ok(d.to_string()),
             None => return Err(("required-attribute", format!("requires attribute '{name}'"))),
         },
-        Some(a) => a
-            .as_str()
-            .ok_or(("attribute-kind", format!("attribute '{name}' must be a string")))?,
+        Some(a) => a.as_str().ok_or((
+            "attribute-kind",
+            format!("attribute '{name}' must be a string"),
+        ))?,
     };
     ensure!(
         allowed.contains(&value.as_str()),
         "enum-value",
         "attribute '{name}' is \"{value}\", expected one of {}",
-        allowed.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")
+        allowed
+            .iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     Ok(value)
 }
@@ -268,7 +338,10 @@ impl Size {
     /// The number of elements of a static shape, times `bits` per element; `None` when a
     /// dimension is dynamic.
     fn of_shape(shape: &[Dim], bits: u64) -> Option<Size> {
-        let dims: Option<Vec<u64>> = shape.iter().map(|d| d.and_then(|v| u64::try_from(v).ok())).collect();
+        let dims: Option<Vec<u64>> = shape
+            .iter()
+            .map(|d| d.and_then(|v| u64::try_from(v).ok()))
+            .collect();
         Some(Size::product(dims?.into_iter().chain([bits])))
     }
 }
@@ -303,7 +376,12 @@ impl std::fmt::Display for Size {
 
 fn epsilon(op: Op) -> Check {
     let eps = req_f32(op, "epsilon")?;
-    ensure!(eps > 0.0 && eps.is_finite(), "epsilon", "epsilon must be positive and finite, got {eps}");
+    // 0 is a valid epsilon (PyTorch accepts it); negative or non-finite ones are not.
+    ensure!(
+        eps >= 0.0 && eps.is_finite(),
+        "epsilon",
+        "epsilon must be non-negative and finite, got {eps}"
+    );
     Ok(())
 }
 
@@ -319,7 +397,11 @@ fn binary(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     }
     let b = broadcast_shapes(&l.shape, &r.shape).ok_or((
         "broadcast",
-        format!("shapes [{}] and [{}] do not broadcast", shape_string(&l.shape), shape_string(&r.shape)),
+        format!(
+            "shapes [{}] and [{}] do not broadcast",
+            shape_string(&l.shape),
+            shape_string(&r.shape)
+        ),
     ))?;
     shape_is(&outs[0], &b, "result")
 }
@@ -327,7 +409,11 @@ fn binary(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
 fn unary(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     let x = one(ins, "x");
-    ensure!(x == outs[0], "same-type", "result type must equal the operand type");
+    ensure!(
+        x == outs[0],
+        "same-type",
+        "result type must equal the operand type"
+    );
     if !(op.is("dit.neg") || op.is("dit.relu")) {
         float(&x, "operand")?;
     }
@@ -349,7 +435,11 @@ fn reduce(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     let mut dims = Vec::new();
     for d in req_i64_array(op, "dims")? {
         let d = norm_dim(d, x.rank(), "reduced dim")?;
-        ensure!(!dims.contains(&d), "reduce.dims", "dims lists dimension {d} twice");
+        ensure!(
+            !dims.contains(&d),
+            "reduce.dims",
+            "dims lists dimension {d} twice"
+        );
         dims.push(d);
     }
     ensure!(!dims.is_empty(), "reduce.dims", "dims must not be empty");
@@ -369,7 +459,11 @@ fn softmax(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     let x = one(ins, "x");
     norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
     float(&x, "operand")?;
-    ensure!(x == outs[0], "same-type", "result type must equal the operand type");
+    ensure!(
+        x == outs[0],
+        "same-type",
+        "result type must equal the operand type"
+    );
     Ok(())
 }
 
@@ -377,8 +471,15 @@ fn reshape(ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     let x = one(ins, "x");
     same_elem(&x, &outs[0], "operand and result")?;
-    if let (Some(a), Some(b)) = (Size::of_shape(&x.shape, 1), Size::of_shape(&outs[0].shape, 1)) {
-        ensure!(a == b, "reshape.element-count", "reshape changes the element count from {a} to {b}");
+    if let (Some(a), Some(b)) = (
+        Size::of_shape(&x.shape, 1),
+        Size::of_shape(&outs[0].shape, 1),
+    ) {
+        ensure!(
+            a == b,
+            "reshape.element-count",
+            "reshape changes the element count from {a} to {b}"
+        );
     }
     Ok(())
 }
@@ -388,7 +489,8 @@ fn broadcast(ins: &Operands, outs: &[TensorInfo]) -> Check {
     let x = one(ins, "x");
     same_elem(&x, &outs[0], "operand and result")?;
     let ok = x.rank() <= outs[0].rank()
-        && broadcast_shapes(&x.shape, &outs[0].shape).is_some_and(|b| shapes_compatible(&b, &outs[0].shape));
+        && broadcast_shapes(&x.shape, &outs[0].shape)
+            .is_some_and(|b| shapes_compatible(&b, &outs[0].shape));
     ensure!(
         ok,
         "broadcast",
@@ -404,7 +506,11 @@ fn bitcast(ins: &Operands, outs: &[TensorInfo]) -> Check {
     let x = one(ins, "x");
     let bits = |t: &TensorInfo| Size::of_shape(&t.shape, t.elem.bits()?);
     if let (Some(a), Some(b)) = (bits(&x), bits(&outs[0])) {
-        ensure!(a == b, "bitcast.size", "bitcast changes the size in bits from {a} to {b}");
+        ensure!(
+            a == b,
+            "bitcast.size",
+            "bitcast changes the size in bits from {a} to {b}"
+        );
     }
     Ok(())
 }
@@ -422,7 +528,12 @@ fn transpose(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
             }
             fresh
         });
-    ensure!(is_perm, "transpose.perm", "perm {perm:?} is not a permutation of 0..{}", x.rank());
+    ensure!(
+        is_perm,
+        "transpose.perm",
+        "perm {perm:?} is not a permutation of 0..{}",
+        x.rank()
+    );
     same_elem(&x, &outs[0], "operand and result")?;
     let expected: Vec<Dim> = perm.iter().map(|&p| x.shape[p as usize]).collect();
     shape_is(&outs[0], &expected, "result")
@@ -432,7 +543,11 @@ fn slice(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     let x = one(ins, "x");
     let dim = norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
-    let (start, end, step) = (req_i64(op, "start")?, req_i64(op, "end")?, req_i64(op, "step")?);
+    let (start, end, step) = (
+        req_i64(op, "start")?,
+        req_i64(op, "end")?,
+        req_i64(op, "step")?,
+    );
     ensure!(step > 0, "slice.step", "step must be positive, got {step}");
     same_elem(&x, &outs[0], "operand and result")?;
     let mut expected = x.shape.clone();
@@ -442,10 +557,18 @@ fn slice(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
         let size = i128::from(size);
         let clamp = |v: i64| {
             let v = i128::from(v);
-            if v < 0 { (v + size).max(0) } else { v.min(size) }
+            if v < 0 {
+                (v + size).max(0)
+            } else {
+                v.min(size)
+            }
         };
         let (s, e) = (clamp(start), clamp(end));
-        let len = if e > s { (e - s + i128::from(step) - 1) / i128::from(step) } else { 0 };
+        let len = if e > s {
+            (e - s + i128::from(step) - 1) / i128::from(step)
+        } else {
+            0
+        };
         // 0 <= len <= size <= i64::MAX.
         i64::try_from(len).unwrap_or(i64::MAX)
     });
@@ -456,7 +579,11 @@ fn split(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     let x = one(ins, "x");
     let dim = norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
     let sizes = req_i64_array(op, "sizes")?;
-    ensure!(sizes.iter().all(|s| *s >= 0), "split.sizes", "sizes must be non-negative, got {sizes:?}");
+    ensure!(
+        sizes.iter().all(|s| *s >= 0),
+        "split.sizes",
+        "sizes must be non-negative, got {sizes:?}"
+    );
     ensure!(
         outs.len() == sizes.len(),
         "split.results",
@@ -466,7 +593,11 @@ fn split(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     );
     if let Some(d) = x.shape[dim] {
         let sum: i128 = sizes.iter().map(|s| i128::from(*s)).sum();
-        ensure!(sum == i128::from(d), "split.sizes", "sizes {sizes:?} sum to {sum}, but dimension {dim} is {d}");
+        ensure!(
+            sum == i128::from(d),
+            "split.sizes",
+            "sizes {sizes:?} sum to {sum}, but dimension {dim} is {d}"
+        );
     }
     for (i, (out, size)) in outs.iter().zip(&sizes).enumerate() {
         same_elem(&x, out, "operand and results")?;
@@ -480,13 +611,23 @@ fn split(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
 fn concat(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     let xs: Vec<TensorInfo> = ins.group("xs").iter().map(|v| tensor(*v)).collect();
-    ensure!(!xs.is_empty(), "concat.operands", "needs at least one operand");
+    ensure!(
+        !xs.is_empty(),
+        "concat.operands",
+        "needs at least one operand"
+    );
     let dim = norm_dim(req_i64(op, "dim")?, xs[0].rank(), "dim")?;
     let mut expected = xs[0].shape.clone();
     let mut total = Some(0i128);
     for (i, x) in xs.iter().enumerate() {
         same_elem(&xs[0], x, "operands")?;
-        ensure!(x.rank() == xs[0].rank(), "concat.rank", "operand #{i} has rank {}, expected {}", x.rank(), xs[0].rank());
+        ensure!(
+            x.rank() == xs[0].rank(),
+            "concat.rank",
+            "operand #{i} has rank {}, expected {}",
+            x.rank(),
+            xs[0].rank()
+        );
         for d in 0..x.rank() {
             if d != dim {
                 ensure!(
@@ -511,12 +652,26 @@ fn concat(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
 }
 
 /// Batched matrix product shape: `[batch…, M, K] · [batch…, K, N]` with batch broadcasting.
-fn matmul_shape(a: &TensorInfo, b: &TensorInfo, ta: bool, tb: bool, rule: &'static str) -> Result<Vec<Dim>, (&'static str, String)> {
+fn matmul_shape(
+    a: &TensorInfo,
+    b: &TensorInfo,
+    ta: bool,
+    tb: bool,
+    rule: &'static str,
+) -> Result<Vec<Dim>, (&'static str, String)> {
     rank_at_least(a, 2, "first operand")?;
     rank_at_least(b, 2, "second operand")?;
     let (ra, rb) = (a.rank(), b.rank());
-    let (m, ka) = if ta { (a.shape[ra - 1], a.shape[ra - 2]) } else { (a.shape[ra - 2], a.shape[ra - 1]) };
-    let (kb, n) = if tb { (b.shape[rb - 1], b.shape[rb - 2]) } else { (b.shape[rb - 2], b.shape[rb - 1]) };
+    let (m, ka) = if ta {
+        (a.shape[ra - 1], a.shape[ra - 2])
+    } else {
+        (a.shape[ra - 2], a.shape[ra - 1])
+    };
+    let (kb, n) = if tb {
+        (b.shape[rb - 1], b.shape[rb - 2])
+    } else {
+        (b.shape[rb - 2], b.shape[rb - 1])
+    };
     ensure!(
         dims_compatible(ka, kb),
         rule,
@@ -524,8 +679,10 @@ fn matmul_shape(a: &TensorInfo, b: &TensorInfo, ta: bool, tb: bool, rule: &'stat
         shape_string(&[ka]),
         shape_string(&[kb])
     );
-    let batch = broadcast_shapes(&a.shape[..ra - 2], &b.shape[..rb - 2])
-        .ok_or(("matmul.batch", "batch dimensions do not broadcast".to_string()))?;
+    let batch = broadcast_shapes(&a.shape[..ra - 2], &b.shape[..rb - 2]).ok_or((
+        "matmul.batch",
+        "batch dimensions do not broadcast".to_string(),
+    ))?;
     let mut out = batch;
     out.extend([m, n]);
     Ok(out)
@@ -534,8 +691,15 @@ fn matmul_shape(a: &TensorInfo, b: &TensorInfo, ta: bool, tb: bool, rule: &'stat
 fn matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     let (a, b) = (one(ins, "a"), one(ins, "b"));
-    let expected = matmul_shape(&a, &b, req_bool(op, "transpose_a")?, req_bool(op, "transpose_b")?, "matmul.contraction")?;
+    let expected = matmul_shape(
+        &a,
+        &b,
+        req_bool(op, "transpose_a")?,
+        req_bool(op, "transpose_b")?,
+        "matmul.contraction",
+    )?;
     same_elem(&a, &b, "a and b")?;
+    same_elem(&a, &outs[0], "a and result")?;
     shape_is(&outs[0], &expected, "result")
 }
 
@@ -543,7 +707,12 @@ fn linear(ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     let (x, w) = (one(ins, "x"), one(ins, "weight"));
     rank_at_least(&x, 1, "x")?;
-    ensure!(w.rank() == 2, "linear.weight", "weight must be [N, K], got rank {}", w.rank());
+    ensure!(
+        w.rank() == 2,
+        "linear.weight",
+        "weight must be [N, K], got rank {}",
+        w.rank()
+    );
     ensure!(
         dims_compatible(x.dim_from_back(0), w.shape[1]),
         "linear.contraction",
@@ -553,6 +722,7 @@ fn linear(ins: &Operands, outs: &[TensorInfo]) -> Check {
     );
     if let Some(bias) = opt(ins, "bias") {
         shape_is(&bias, &[w.shape[0]], "bias")?;
+        same_elem(&x, &bias, "x and bias")?;
     }
     let mut expected = x.shape.clone();
     *expected.last_mut().unwrap_or(&mut None) = w.shape[0];
@@ -564,7 +734,13 @@ fn linear(ins: &Operands, outs: &[TensorInfo]) -> Check {
 /// A per-feature vector of a norm: 1-d, as long as the normalised (last) dimension.
 fn feature_vector(t: &TensorInfo, x: &TensorInfo, what: &str) -> Check {
     shape_is(t, &[x.dim_from_back(0)], what)?;
-    ensure!(t.elem == x.elem || t.elem == Elem::F32, "norm.weight-type", "{what} must be {} or f32, got {}", x.elem, t.elem);
+    ensure!(
+        t.elem == x.elem || t.elem == Elem::F32,
+        "norm.weight-type",
+        "{what} must be {} or f32, got {}",
+        x.elem,
+        t.elem
+    );
     Ok(())
 }
 
@@ -601,14 +777,38 @@ fn rope(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     float(&x, "x")?;
     rank_at_least(&x, 2, "x")?;
     if let Some(d) = x.dim_from_back(0) {
-        ensure!(d % 2 == 0, "rope.even", "x's last dimension {d} must be even");
+        ensure!(
+            d % 2 == 0,
+            "rope.even",
+            "x's last dimension {d} must be even"
+        );
     }
     for slot in ["cos", "sin"] {
         let t = one(ins, slot);
         float(&t, slot)?;
-        let fits = broadcast_shapes(&t.shape, &x.shape).is_some_and(|b| shapes_compatible(&b, &x.shape));
-        ensure!(fits, "rope.table", "{slot} [{}] does not broadcast to x [{}]", shape_string(&t.shape), shape_string(&x.shape));
+        let fits =
+            broadcast_shapes(&t.shape, &x.shape).is_some_and(|b| shapes_compatible(&b, &x.shape));
+        ensure!(
+            fits,
+            "rope.table",
+            "{slot} [{}] does not broadcast to x [{}]",
+            shape_string(&t.shape),
+            shape_string(&x.shape)
+        );
+        // One angle per rotated element: the table is not broadcast along the head dimension.
+        ensure!(
+            t.rank() >= 1 && dims_compatible(t.dim_from_back(0), x.dim_from_back(0)),
+            "rope.table",
+            "{slot}'s last dimension {} must equal x's last dimension {}",
+            shape_string(&[t.dim_from_back(0)]),
+            shape_string(&[x.dim_from_back(0)])
+        );
     }
+    ensure!(
+        one(ins, "cos") == one(ins, "sin"),
+        "rope.table",
+        "cos and sin must have the same type"
+    );
     ensure!(x == outs[0], "same-type", "result type must equal x's type");
     Ok(())
 }
@@ -616,7 +816,11 @@ fn rope(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
 fn attention(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     let scale = req_f32(op, "scale")?;
-    ensure!(scale.is_finite() && scale > 0.0, "attention.scale", "scale must be positive, got {scale}");
+    ensure!(
+        scale.is_finite() && scale > 0.0,
+        "attention.scale",
+        "scale must be positive, got {scale}"
+    );
     let layout = enum_attr(op, "layout", &["BNSD", "BSND", "BSH"], Some("BNSD"))?;
     let (q, k, v) = (one(ins, "q"), one(ins, "k"), one(ins, "v"));
     for (t, what) in [(&q, "q"), (&k, "k"), (&v, "v")] {
@@ -625,16 +829,86 @@ fn attention(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     }
     let rank = if layout == "BSH" { 3 } else { 4 };
     for (t, what) in [(&q, "q"), (&k, "k"), (&v, "v")] {
-        ensure!(t.rank() == rank, "attention.rank", "{what} must have rank {rank} in layout {layout}, got {}", t.rank());
+        ensure!(
+            t.rank() == rank,
+            "attention.rank",
+            "{what} must have rank {rank} in layout {layout}, got {}",
+            t.rank()
+        );
     }
-    // Sequence dimension of each layout; the head dimension is always last.
+    // Batch is dimension 0 in every layout; sequence and head-count dimensions depend on it.
+    ensure!(
+        dims_compatible(q.shape[0], k.shape[0]) && dims_compatible(k.shape[0], v.shape[0]),
+        "attention.batch",
+        "q, k and v batch sizes differ"
+    );
     let seq = if layout == "BNSD" { 2 } else { 1 };
-    ensure!(dims_compatible(q.dim_from_back(0), k.dim_from_back(0)), "attention.head-dim", "q and k head dimensions differ");
-    ensure!(dims_compatible(k.shape[seq], v.shape[seq]), "attention.kv-length", "k and v sequence lengths differ");
+    ensure!(
+        dims_compatible(k.shape[seq], v.shape[seq]),
+        "attention.kv-length",
+        "k and v sequence lengths differ"
+    );
+    let divides = |kv: i64, q: i64| if kv > 0 { q % kv == 0 } else { q == 0 };
+    let result_last = if layout == "BSH" {
+        // The last dimension is heads × head dim with the head count unknown: grouped-query
+        // attention gives k fewer heads than q, so only "k's hidden size divides q's" holds,
+        // and the result has q's heads with v's head dim, i.e. q_H / k_H × v_H.
+        match (q.dim_from_back(0), k.dim_from_back(0)) {
+            (Some(qh), Some(kh)) => {
+                ensure!(
+                    divides(kh, qh),
+                    "attention.heads",
+                    "k's hidden size {kh} does not divide q's {qh} (layout BSH)"
+                );
+                if kh > 0 {
+                    v.dim_from_back(0).and_then(|vh| (qh / kh).checked_mul(vh))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    } else {
+        let heads = if layout == "BNSD" { 1 } else { 2 };
+        ensure!(
+            dims_compatible(k.shape[heads], v.shape[heads]),
+            "attention.heads",
+            "k and v head counts differ"
+        );
+        if let (Some(qn), Some(kn)) = (q.shape[heads], k.shape[heads]) {
+            ensure!(
+                divides(kn, qn),
+                "attention.heads",
+                "k's head count {kn} does not divide q's head count {qn}"
+            );
+        }
+        ensure!(
+            dims_compatible(q.dim_from_back(0), k.dim_from_back(0)),
+            "attention.head-dim",
+            "q and k head dimensions differ"
+        );
+        v.dim_from_back(0)
+    };
     let mut expected = q.shape.clone();
-    *expected.last_mut().unwrap_or(&mut None) = v.dim_from_back(0);
+    if let Some(last) = expected.last_mut() {
+        *last = result_last;
+    }
     if let Some(mask) = opt(ins, "mask") {
-        ensure!(mask.rank() >= 2, "attention.mask", "mask must have rank >= 2");
+        ensure!(
+            mask.rank() >= 2,
+            "attention.mask",
+            "mask must have rank >= 2"
+        );
+        // The mask's last two dimensions index [query, key] and broadcast.
+        let fits = |m: Dim, s: Dim| m == Some(1) || dims_compatible(m, s);
+        ensure!(
+            fits(mask.dim_from_back(1), q.shape[seq]) && fits(mask.dim_from_back(0), k.shape[seq]),
+            "attention.mask",
+            "mask [{}] does not broadcast to [query length {}, key length {}]",
+            shape_string(&mask.shape),
+            shape_string(&[q.shape[seq]]),
+            shape_string(&[k.shape[seq]])
+        );
     }
     same_elem(&q, &outs[0], "q and result")?;
     shape_is(&outs[0], &expected, "result")
@@ -655,7 +929,13 @@ fn dynamic_quant(ins: &Operands, outs: &[TensorInfo]) -> Check {
 }
 
 /// x1/x2 dtypes of QuantBatchMatmulV3 (HiFloat8 has no MLIR type).
-pub const QUANT_INPUT_TYPES: &[Elem] = &[Elem::I8, Elem::I4, Elem::F8E4M3FN, Elem::F8E5M2, Elem::F4E2M1FN];
+pub const QUANT_INPUT_TYPES: &[Elem] = &[
+    Elem::I8,
+    Elem::I4,
+    Elem::F8E4M3FN,
+    Elem::F8E5M2,
+    Elem::F4E2M1FN,
+];
 /// Output dtypes of QuantBatchMatmulV3.
 pub const QUANT_OUTPUT_TYPES: &[Elem] = &[Elem::I8, Elem::F16, Elem::BF16, Elem::I32, Elem::F32];
 
@@ -676,25 +956,72 @@ fn quant_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     let (x1, x2) = (one(ins, "x1"), one(ins, "x2"));
     elem_in(&x1, QUANT_INPUT_TYPES, "x1", "quant_matmul.input-type")?;
     elem_in(&x2, QUANT_INPUT_TYPES, "x2", "quant_matmul.input-type")?;
-    elem_in(&outs[0], QUANT_OUTPUT_TYPES, "result", "quant_matmul.output-type")?;
+    // i8 x i4 (s8s4) is a target question; integer x floating-point is no kernel at all.
+    let is_int = |t: &TensorInfo| matches!(t.elem, Elem::I8 | Elem::I4);
+    ensure!(
+        is_int(&x1) == is_int(&x2),
+        "quant_matmul.input-type",
+        "x1 ({}) and x2 ({}) mix integer and floating-point formats",
+        x1.elem,
+        x2.elem
+    );
+    elem_in(
+        &outs[0],
+        QUANT_OUTPUT_TYPES,
+        "result",
+        "quant_matmul.output-type",
+    )?;
     enum_attr(op, "x2_format", &["ND", "FRACTAL_NZ"], Some("ND"))?;
+    let mut group_size = 0;
     if let Some(a) = op.attr("group_size") {
-        let g = a.as_i64().ok_or(("attribute-kind", "attribute 'group_size' must be an i64 integer".to_string()))?;
-        ensure!(g >= 0, "quant_matmul.group-size", "group_size must be >= 0, got {g}");
+        let g = a.as_i64().ok_or((
+            "attribute-kind",
+            "attribute 'group_size' must be an i64 integer".to_string(),
+        ))?;
+        ensure!(
+            g >= 0,
+            "quant_matmul.group-size",
+            "group_size must be >= 0, got {g}"
+        );
+        group_size = g;
     }
-    ensure!(x1.rank() <= 6 && x2.rank() <= 6, "rank", "x1 and x2 must have rank 2..6");
-    let expected = matmul_shape(&x1, &x2, req_bool(op, "transpose_x1")?, req_bool(op, "transpose_x2")?, "quant_matmul.contraction")?;
+    ensure!(
+        x1.rank() <= 6 && x2.rank() <= 6,
+        "rank",
+        "x1 and x2 must have rank 2..6"
+    );
+    let expected = matmul_shape(
+        &x1,
+        &x2,
+        req_bool(op, "transpose_x1")?,
+        req_bool(op, "transpose_x2")?,
+        "quant_matmul.contraction",
+    )?;
     let (m, n) = (expected[expected.len() - 2], expected[expected.len() - 1]);
     let scale = one(ins, "scale");
-    per_channel(&scale, n, "scale")?;
-    elem_in(&scale, &[Elem::F32, Elem::BF16, Elem::I64, Elem::F8E8M0FNU], "scale", "quant.scale-type")?;
+    // Per-group quantisation (group_size > 0) has one scale per group of K, in a layout that
+    // depends on the format: only per-tensor/per-channel scales have a shape to check.
+    if group_size == 0 {
+        per_channel(&scale, n, "scale")?;
+    }
+    elem_in(
+        &scale,
+        &[Elem::F32, Elem::BF16, Elem::I64, Elem::F8E8M0FNU],
+        "scale",
+        "quant.scale-type",
+    )?;
     if let Some(offset) = opt(ins, "offset") {
         per_channel(&offset, n, "offset")?;
         elem_in(&offset, &[Elem::F32], "offset", "quant.scale-type")?;
     }
     if let Some(bias) = opt(ins, "bias") {
         shape_is(&bias, &[n], "bias")?;
-        elem_in(&bias, &[Elem::I32, Elem::F32, Elem::BF16, Elem::F16], "bias", "quant.bias-type")?;
+        elem_in(
+            &bias,
+            &[Elem::I32, Elem::F32, Elem::BF16, Elem::F16],
+            "bias",
+            "quant.bias-type",
+        )?;
     }
     if let Some(p) = opt(ins, "pertoken_scale") {
         shape_is(&p, &[m], "pertoken_scale")?;
@@ -707,9 +1034,23 @@ fn grouped_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     enum_attr(op, "group_list_type", &["cumsum", "count"], None)?;
     let (x, w, g) = (one(ins, "x"), one(ins, "weight"), one(ins, "group_list"));
-    ensure!(x.rank() == 2, "grouped_matmul.shape", "x must be [M, K], got rank {}", x.rank());
-    ensure!(w.rank() == 3, "grouped_matmul.shape", "weight must be [E, K, N], got rank {}", w.rank());
-    ensure!(dims_compatible(x.shape[1], w.shape[1]), "grouped_matmul.contraction", "x's K and weight's K differ");
+    ensure!(
+        x.rank() == 2,
+        "grouped_matmul.shape",
+        "x must be [M, K], got rank {}",
+        x.rank()
+    );
+    ensure!(
+        w.rank() == 3,
+        "grouped_matmul.shape",
+        "weight must be [E, K, N], got rank {}",
+        w.rank()
+    );
+    ensure!(
+        dims_compatible(x.shape[1], w.shape[1]),
+        "grouped_matmul.contraction",
+        "x's K and weight's K differ"
+    );
     elem_in(&g, &[Elem::I64], "group_list", "grouped_matmul.group-list")?;
     shape_is(&g, &[w.shape[0]], "group_list")?;
     if let Some(b) = opt(ins, "bias") {
@@ -725,9 +1066,10 @@ fn grouped_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
 }
 
 fn opaque(op: Op) -> Check {
-    let name = req_attr(op, "name")?
-        .as_str()
-        .ok_or(("attribute-kind", "attribute 'name' must be a string".to_string()))?;
+    let name = req_attr(op, "name")?.as_str().ok_or((
+        "attribute-kind",
+        "attribute 'name' must be a string".to_string(),
+    ))?;
     ensure!(!name.is_empty(), "opaque.name", "name must not be empty");
     Ok(())
 }
@@ -738,7 +1080,8 @@ fn muls_add(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     let (x, y) = (one(ins, "x"), one(ins, "y"));
     float(&x, "x")?;
     same_elem(&x, &y, "x and y")?;
-    let b = broadcast_shapes(&x.shape, &y.shape).ok_or(("broadcast", "x and y do not broadcast".to_string()))?;
+    let b = broadcast_shapes(&x.shape, &y.shape)
+        .ok_or(("broadcast", "x and y do not broadcast".to_string()))?;
     same_elem(&x, &outs[0], "x and result")?;
     shape_is(&outs[0], &b, "result")
 }
@@ -750,8 +1093,15 @@ fn ada_layer_norm(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     float(&x, "x")?;
     for slot in ["scale", "shift"] {
         let t = one(ins, slot);
-        let fits = broadcast_shapes(&t.shape, &x.shape).is_some_and(|b| shapes_compatible(&b, &x.shape));
-        ensure!(fits, "broadcast", "{slot} [{}] does not broadcast to x [{}]", shape_string(&t.shape), shape_string(&x.shape));
+        let fits =
+            broadcast_shapes(&t.shape, &x.shape).is_some_and(|b| shapes_compatible(&b, &x.shape));
+        ensure!(
+            fits,
+            "broadcast",
+            "{slot} [{}] does not broadcast to x [{}]",
+            shape_string(&t.shape),
+            shape_string(&x.shape)
+        );
     }
     ensure!(x == outs[0], "same-type", "result type must equal x's type");
     Ok(())
@@ -761,7 +1111,12 @@ fn quant_matmul_gelu(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
     enum_attr(op, "approximate", &["gelu_tanh", "gelu_erf"], None)?;
     let (x1, x2) = (one(ins, "x1"), one(ins, "x2"));
-    elem_in(&x1, &[Elem::I8, Elem::I4], "x1", "quant_matmul_gelu.input-type")?;
+    elem_in(
+        &x1,
+        &[Elem::I8, Elem::I4],
+        "x1",
+        "quant_matmul_gelu.input-type",
+    )?;
     same_elem(&x1, &x2, "x1 and x2")?;
     // FusedQuantMatmul: x1 [.., M, K], x2 [.., K, N].
     let expected = matmul_shape(&x1, &x2, false, false, "quant_matmul_gelu.contraction")?;
@@ -770,15 +1125,29 @@ fn quant_matmul_gelu(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     elem_in(&s1, &[Elem::F32], "x1_scale", "quant.scale-type")?;
     shape_is(&s1, &[m], "x1_scale (per token)")?;
     let s2 = one(ins, "x2_scale");
-    elem_in(&s2, &[Elem::F32, Elem::BF16], "x2_scale", "quant.scale-type")?;
+    elem_in(
+        &s2,
+        &[Elem::F32, Elem::BF16],
+        "x2_scale",
+        "quant.scale-type",
+    )?;
     per_channel(&s2, n, "x2_scale")?;
     let bias = opt(ins, "bias");
     if let Some(b) = &bias {
         shape_is(b, &[n], "bias")?;
-        elem_in(b, &[Elem::I32, Elem::F32, Elem::BF16, Elem::F16], "bias", "quant.bias-type")?;
+        elem_in(
+            b,
+            &[Elem::I32, Elem::F32, Elem::BF16, Elem::F16],
+            "bias",
+            "quant.bias-type",
+        )?;
     }
     let wants_bf16 = s2.elem == Elem::BF16 || bias.as_ref().is_some_and(|b| b.elem == Elem::BF16);
-    let out_ok = if wants_bf16 { outs[0].elem == Elem::BF16 } else { outs[0].elem == Elem::F16 || outs[0].elem == Elem::BF16 };
+    let out_ok = if wants_bf16 {
+        outs[0].elem == Elem::BF16
+    } else {
+        outs[0].elem == Elem::F16 || outs[0].elem == Elem::BF16
+    };
     ensure!(
         out_ok,
         "quant_matmul_gelu.output-type",
@@ -790,18 +1159,31 @@ fn quant_matmul_gelu(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
 
 fn fused_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 1)?;
-    let kind = enum_attr(op, "fused_op_type", &["", "add", "mul", "gelu_tanh", "gelu_erf", "relu"], None)?;
+    let kind = enum_attr(
+        op,
+        "fused_op_type",
+        &["", "add", "mul", "gelu_tanh", "gelu_erf", "relu"],
+        None,
+    )?;
     let (x1, x2) = (one(ins, "x1"), one(ins, "x2"));
     float(&x1, "x1")?;
     same_elem(&x1, &x2, "x1 and x2")?;
-    ensure!(x1.rank() == 2 && x2.rank() == 2, "fused_matmul.rank", "x1 and x2 must be 2-d");
+    ensure!(
+        x1.rank() == 2 && x2.rank() == 2,
+        "fused_matmul.rank",
+        "x1 and x2 must be 2-d"
+    );
     let expected = matmul_shape(&x1, &x2, false, false, "fused_matmul.contraction")?;
     if let Some(b) = opt(ins, "bias") {
         shape_is(&b, &[expected[1]], "bias")?;
     }
     let x3 = opt(ins, "x3");
     let needs_x3 = kind == "add" || kind == "mul";
-    ensure!(needs_x3 == x3.is_some(), "fused_matmul.x3", "x3 is required exactly when fused_op_type is \"add\" or \"mul\"");
+    ensure!(
+        needs_x3 == x3.is_some(),
+        "fused_matmul.x3",
+        "x3 is required exactly when fused_op_type is \"add\" or \"mul\""
+    );
     if let Some(x3) = x3 {
         shape_is(&x3, &expected, "x3")?;
     }
@@ -814,20 +1196,46 @@ fn grouped_matmul_swiglu_quant(op: Op, ins: &Operands, outs: &[TensorInfo]) -> C
     enum_attr(op, "variant", &["v1", "v2"], None)?;
     let (x, w, g) = (one(ins, "x"), one(ins, "weight"), one(ins, "group_list"));
     elem_in(&x, &[Elem::I8], "x", "gmm_swiglu_quant.input-type")?;
-    elem_in(&w, &[Elem::I8, Elem::I4], "weight", "gmm_swiglu_quant.input-type")?;
-    ensure!(x.rank() == 2 && w.rank() == 3, "grouped_matmul.shape", "x must be [M, K] and weight [E, K, N]");
-    ensure!(dims_compatible(x.shape[1], w.shape[1]), "grouped_matmul.contraction", "x's K and weight's K differ");
+    elem_in(
+        &w,
+        &[Elem::I8, Elem::I4],
+        "weight",
+        "gmm_swiglu_quant.input-type",
+    )?;
+    ensure!(
+        x.rank() == 2 && w.rank() == 3,
+        "grouped_matmul.shape",
+        "x must be [M, K] and weight [E, K, N]"
+    );
+    ensure!(
+        dims_compatible(x.shape[1], w.shape[1]),
+        "grouped_matmul.contraction",
+        "x's K and weight's K differ"
+    );
     elem_in(&g, &[Elem::I64], "group_list", "grouped_matmul.group-list")?;
     shape_is(&g, &[w.shape[0]], "group_list")?;
-    shape_is(&one(ins, "weight_scale"), &[w.shape[0], w.shape[2]], "weight_scale")?;
+    shape_is(
+        &one(ins, "weight_scale"),
+        &[w.shape[0], w.shape[2]],
+        "weight_scale",
+    )?;
     shape_is(&one(ins, "x_scale"), &[x.shape[0]], "x_scale")?;
     if let Some(n) = w.shape[2] {
-        ensure!(n % 2 == 0, "swiglu.even", "weight's N {n} must be even (SwiGLU halves it)");
+        ensure!(
+            n % 2 == 0,
+            "swiglu.even",
+            "weight's N {n} must be even (SwiGLU halves it)"
+        );
     }
     let half = w.shape[2].map(|n| n / 2);
     elem_in(&outs[0], &[Elem::I8], "y", "gmm_swiglu_quant.output-type")?;
     shape_is(&outs[0], &[x.shape[0], half], "y")?;
-    elem_in(&outs[1], &[Elem::F32], "y_scale", "gmm_swiglu_quant.output-type")?;
+    elem_in(
+        &outs[1],
+        &[Elem::F32],
+        "y_scale",
+        "gmm_swiglu_quant.output-type",
+    )?;
     shape_is(&outs[1], &[x.shape[0]], "y_scale")
 }
 
@@ -835,7 +1243,11 @@ fn grouped_matmul_swiglu_quant(op: Op, ins: &Operands, outs: &[TensorInfo]) -> C
 fn halved(x: &TensorInfo, dim: usize) -> Result<Vec<Dim>, (&'static str, String)> {
     let mut shape = x.shape.clone();
     if let Some(d) = x.shape[dim] {
-        ensure!(d % 2 == 0, "split-dim-even", "dimension {dim} has size {d}, which is not even");
+        ensure!(
+            d % 2 == 0,
+            "split-dim-even",
+            "dimension {dim} has size {d}, which is not even"
+        );
     }
     shape[dim] = x.shape[dim].map(|d| d / 2);
     Ok(shape)
@@ -856,7 +1268,11 @@ fn silu_mul(ins: &Operands, outs: &[TensorInfo]) -> Check {
     let (g, u) = (one(ins, "gate"), one(ins, "up"));
     float(&g, "gate")?;
     ensure!(g == u, "same-type", "gate and up must have the same type");
-    ensure!(g == outs[0], "same-type", "result type must equal gate's type");
+    ensure!(
+        g == outs[0],
+        "same-type",
+        "result type must equal gate's type"
+    );
     Ok(())
 }
 
@@ -867,7 +1283,11 @@ fn gelu_mul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     float(&x, "x")?;
     rank_at_least(&x, 1, "x")?;
     if let Some(d) = x.dim_from_back(0) {
-        ensure!(d <= 1024, "gelu_mul.last-dim", "x's last dimension {d} exceeds GeluMul's limit of 1024");
+        ensure!(
+            d <= 1024,
+            "gelu_mul.last-dim",
+            "x's last dimension {d} exceeds GeluMul's limit of 1024"
+        );
     }
     let expected = halved(&x, x.rank() - 1)?;
     same_elem(&x, &outs[0], "x and result")?;
@@ -876,30 +1296,71 @@ fn gelu_mul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
 
 fn kv_rms_norm_rope_cache(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     epsilon(op)?;
-    let mode = req_attr(op, "cache_mode")?
-        .as_str()
-        .ok_or(("attribute-kind", "attribute 'cache_mode' must be a string".to_string()))?;
+    let mode = req_attr(op, "cache_mode")?.as_str().ok_or((
+        "attribute-kind",
+        "attribute 'cache_mode' must be a string".to_string(),
+    ))?;
     let modes = ["Norm", "PA", "PA_BNSD", "PA_NZ", "PA_BLK_BNSD", "PA_BLK_NZ"];
-    ensure!(modes.contains(&mode.as_str()), "enum-value", "attribute 'cache_mode' is \"{mode}\", expected one of {modes:?}");
+    ensure!(
+        modes.contains(&mode.as_str()),
+        "enum-value",
+        "attribute 'cache_mode' is \"{mode}\", expected one of {modes:?}"
+    );
     let kv = one(ins, "kv");
     float(&kv, "kv")?;
-    ensure!(kv.dim_from_back(0).is_none_or(|d| d == 576), "kv_rms_norm_rope_cache.kv", "kv's last dimension must be 576 (512 normalised + 64 rotary)");
+    ensure!(
+        kv.dim_from_back(0).is_none_or(|d| d == 576),
+        "kv_rms_norm_rope_cache.kv",
+        "kv's last dimension must be 576 (512 normalised + 64 rotary)"
+    );
     shape_is(&one(ins, "gamma"), &[Some(512)], "gamma")?;
     for slot in ["cos", "sin"] {
         let t = one(ins, slot);
-        ensure!(t.dim_from_back(0).is_none_or(|d| d == 64), "kv_rms_norm_rope_cache.rope", "{slot}'s last dimension must be 64");
+        ensure!(
+            t.dim_from_back(0).is_none_or(|d| d == 64),
+            "kv_rms_norm_rope_cache.rope",
+            "{slot}'s last dimension must be 64"
+        );
     }
-    ensure!(!outs.is_empty(), "result-count", "expects at least one result");
+    let index = one(ins, "index");
+    elem_in(
+        &index,
+        &[Elem::I64, Elem::I32],
+        "index",
+        "kv_rms_norm_rope_cache.index",
+    )?;
+    // The results are the updated caches (IRDL fixes two results).
+    result_count(outs, 2)?;
+    ensure!(
+        one(ins, "k_cache") == outs[0],
+        "kv_rms_norm_rope_cache.results",
+        "result #0 must have k_cache's type"
+    );
+    ensure!(
+        one(ins, "ckv_cache") == outs[1],
+        "kv_rms_norm_rope_cache.results",
+        "result #1 must have ckv_cache's type"
+    );
     Ok(())
 }
 
 fn fused(op: Op, outs: &[TensorInfo]) -> Check {
-    let kernel = req_attr(op, "kernel")?
-        .as_str()
-        .ok_or(("attribute-kind", "attribute 'kernel' must be a string".to_string()))?;
-    ensure!(!kernel.is_empty(), "fused.kernel", "kernel must not be empty");
+    let kernel = req_attr(op, "kernel")?.as_str().ok_or((
+        "attribute-kind",
+        "attribute 'kernel' must be a string".to_string(),
+    ))?;
+    ensure!(
+        !kernel.is_empty(),
+        "fused.kernel",
+        "kernel must not be empty"
+    );
     let blocks = op.region_blocks(0);
-    ensure!(blocks.len() == 1, "fused.region", "body must have exactly one block, has {}", blocks.len());
+    ensure!(
+        blocks.len() == 1,
+        "fused.region",
+        "body must have exactly one block, has {}",
+        blocks.len()
+    );
     let args = blocks[0].arguments();
     let captured = op.operands();
     ensure!(
@@ -910,20 +1371,145 @@ fn fused(op: Op, outs: &[TensorInfo]) -> Check {
         captured.len()
     );
     for (i, (a, c)) in args.iter().zip(&captured).enumerate() {
-        ensure!(a.tensor() == c.tensor(), "fused.captures", "body argument #{i} type differs from captured value #{i}");
+        ensure!(
+            a.tensor() == c.tensor(),
+            "fused.captures",
+            "body argument #{i} type differs from captured value #{i}"
+        );
     }
     let Some(last) = blocks[0].ops().last().copied() else {
         return Err(("fused.terminator", "body must end in dit.yield".to_string()));
     };
-    ensure!(last.is("dit.yield"), "fused.terminator", "body must end in dit.yield, ends in {}", last.name());
+    ensure!(
+        last.is("dit.yield"),
+        "fused.terminator",
+        "body must end in dit.yield, ends in {}",
+        last.name()
+    );
     let yielded: Vec<Option<TensorInfo>> = last.operands().iter().map(|v| v.tensor()).collect();
     let results: Vec<Option<TensorInfo>> = outs.iter().cloned().map(Some).collect();
-    ensure!(yielded == results, "fused.results", "dit.yield operand types must equal the op's result types");
+    ensure!(
+        yielded == results,
+        "fused.results",
+        "dit.yield operand types must equal the op's result types"
+    );
     Ok(())
 }
 
 fn yield_(op: Op) -> Check {
     let parent_ok = op.parent().is_some_and(|p| p.is("dit.fused"));
-    ensure!(parent_ok, "yield.parent", "must be the terminator of a dit.fused body");
+    ensure!(
+        parent_ok,
+        "yield.parent",
+        "must be the terminator of a dit.fused body"
+    );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{new_context, parse_module};
+
+    /// Parses `body` as the body of a func taking `args` and returns the Rust verifier's
+    /// violations as printed.
+    fn violations(src: &str) -> Vec<String> {
+        let context = new_context().expect("dialect loads");
+        let module = parse_module(&context, src).expect("parses and passes IRDL");
+        verify(Op(module.as_operation().to_raw()))
+            .iter()
+            .map(Violation::text)
+            .collect()
+    }
+
+    fn assert_valid(src: &str) {
+        let v = violations(src);
+        assert!(v.is_empty(), "unexpected violations: {v:?}\n{src}");
+    }
+
+    #[test]
+    fn sizes_are_exact_past_u128() {
+        assert_eq!(Size::product([]).to_string(), "1");
+        assert_eq!(Size::product([0, u64::MAX, u64::MAX]).to_string(), "0");
+        assert_eq!(
+            Size::product([u64::MAX; 3]).to_string(),
+            "6277101735386680762814942322444851025767571854389858533375"
+        );
+        let max = i64::MAX as u64;
+        assert_eq!(
+            Size::product([max, max, max, 32]).to_string(),
+            "25108406941546723047176380886728142542173874915031759454176"
+        );
+        assert_eq!(
+            Size::product([10_000_000_000_000_000_000, 10]).to_string(),
+            "100000000000000000000"
+        );
+        assert_eq!(Size::product([max, 2]), Size::product([2, max]));
+        assert_ne!(Size::product([max, 4]), Size::product([max, 2]));
+    }
+
+    #[test]
+    fn huge_static_shapes_verify_without_overflow() {
+        assert_valid(
+            r#"
+func.func @f(%x: tensor<9223372036854775807x2xi8>, %y: tensor<9223372036854775807xf32>,
+             %a: tensor<9223372036854775806xf32>, %b: tensor<1xf32>) {
+  %0 = "dit.reshape"(%x) : (tensor<9223372036854775807x2xi8>) -> tensor<2x9223372036854775807xi8>
+  %1 = "dit.bitcast"(%y) : (tensor<9223372036854775807xf32>) -> tensor<9223372036854775807x4xi8>
+  %2 = "dit.slice"(%y) {dim = 0 : i64, start = 0 : i64, end = 9223372036854775807 : i64, step = 2 : i64} : (tensor<9223372036854775807xf32>) -> tensor<4611686018427387904xf32>
+  %3 = "dit.slice"(%y) {dim = 0 : i64, start = -9223372036854775807 : i64, end = 9223372036854775807 : i64, step = 9223372036854775807 : i64} : (tensor<9223372036854775807xf32>) -> tensor<1xf32>
+  %4 = "dit.concat"(%a, %b) {dim = 0 : i64} : (tensor<9223372036854775806xf32>, tensor<1xf32>) -> tensor<9223372036854775807xf32>
+  %5:2 = "dit.split"(%y) {dim = 0 : i64, sizes = array<i64: 9223372036854775806, 1>} : (tensor<9223372036854775807xf32>) -> (tensor<9223372036854775806xf32>, tensor<1xf32>)
+  return
+}"#,
+        );
+    }
+
+    #[test]
+    fn overflowing_sizes_are_reported() {
+        let v = violations(
+            r#"
+func.func @f(%a: tensor<9223372036854775807xf32>, %x: tensor<4xf32>) {
+  %0 = "dit.concat"(%a, %a) {dim = 0 : i64} : (tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>) -> tensor<?xf32>
+  %1:2 = "dit.split"(%x) {dim = 0 : i64, sizes = array<i64: 9223372036854775807, 9223372036854775807>} : (tensor<4xf32>) -> (tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>)
+  return
+}"#,
+        );
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert!(
+            v[0].contains("[rule concat.shape]") && v[1].contains("[rule split.sizes]"),
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn attention_layouts_and_grouped_query_heads() {
+        assert_valid(
+            r#"
+func.func @f(%q: tensor<1x16x2048xbf16>, %k: tensor<1x32x512xbf16>,
+             %q4: tensor<1x16x8x64xbf16>, %k4: tensor<1x32x2x64xbf16>,
+             %qn: tensor<1x8x16x64xbf16>, %kn: tensor<1x2x32x64xbf16>, %m: tensor<16x32xi1>) {
+  %0 = "dit.attention"(%q, %k, %k) {layout = "BSH", operandSegmentSizes = array<i32: 1, 1, 1, 0>, scale = 1.250000e-01 : f32} : (tensor<1x16x2048xbf16>, tensor<1x32x512xbf16>, tensor<1x32x512xbf16>) -> tensor<1x16x2048xbf16>
+  %1 = "dit.attention"(%q4, %k4, %k4) {layout = "BSND", operandSegmentSizes = array<i32: 1, 1, 1, 0>, scale = 1.250000e-01 : f32} : (tensor<1x16x8x64xbf16>, tensor<1x32x2x64xbf16>, tensor<1x32x2x64xbf16>) -> tensor<1x16x8x64xbf16>
+  %2 = "dit.attention"(%qn, %kn, %kn, %m) {operandSegmentSizes = array<i32: 1, 1, 1, 1>, scale = 1.250000e-01 : f32} : (tensor<1x8x16x64xbf16>, tensor<1x2x32x64xbf16>, tensor<1x2x32x64xbf16>, tensor<16x32xi1>) -> tensor<1x8x16x64xbf16>
+  return
+}"#,
+        );
+    }
+
+    #[test]
+    fn other_accepted_forms() {
+        assert_valid(
+            r#"
+func.func @f(%x: tensor<2x64xbf16>, %g: tensor<64xbf16>, %r: tensor<1x2x16x64xbf16>, %c: tensor<16x64xbf16>,
+             %a: tensor<4x64xf8E4M3FN>, %b: tensor<128x64xf8E4M3FN>, %s: tensor<2x128xf8E8M0FNU>,
+             %i8: tensor<4x64xi8>, %i4: tensor<128x64xi4>, %s1: tensor<1xf32>) {
+  %0 = "dit.rms_norm"(%x, %g) {epsilon = 0.000000e+00 : f32} : (tensor<2x64xbf16>, tensor<64xbf16>) -> tensor<2x64xbf16>
+  %1 = "dit.rope"(%r, %c, %c) {mode = "half"} : (tensor<1x2x16x64xbf16>, tensor<16x64xbf16>, tensor<16x64xbf16>) -> tensor<1x2x16x64xbf16>
+  %2 = "dit.quant_matmul"(%a, %b, %s) {group_size = 32 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, transpose_x1 = false, transpose_x2 = true} : (tensor<4x64xf8E4M3FN>, tensor<128x64xf8E4M3FN>, tensor<2x128xf8E8M0FNU>) -> tensor<4x128xbf16>
+  %3 = "dit.quant_matmul"(%i8, %i4, %s1) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, transpose_x1 = false, transpose_x2 = true} : (tensor<4x64xi8>, tensor<128x64xi4>, tensor<1xf32>) -> tensor<4x128xf16>
+  return
+}"#,
+        );
+    }
 }

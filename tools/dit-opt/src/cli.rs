@@ -28,23 +28,57 @@ pub fn command() -> Command {
     let mut cmd = Command::new("dit-opt")
         .about("Parse, verify, transform and print dit-dialect MLIR (an mlir-opt for dit)")
         .version(version())
-        .arg(Arg::new("input").default_value("-").help("Input file ('-' for stdin)"))
-        .arg(Arg::new("output").short('o').long("output").value_name("FILE").help("Output file (default stdout)"))
-        .arg(flag("split-input-file", "Split the input at '// -----' lines and process each chunk on its own"))
-        .arg(flag("verify-diagnostics", "Check diagnostics against expected-error/warning/note/remark comments"))
+        .arg(
+            Arg::new("input")
+                .default_value("-")
+                .help("Input file ('-' for stdin)"),
+        )
+        .arg(
+            Arg::new("output")
+                .short('o')
+                .long("output")
+                .value_name("FILE")
+                .help("Output file (default stdout)"),
+        )
+        .arg(flag(
+            "split-input-file",
+            "Split the input at '// -----' lines and process each chunk on its own",
+        ))
+        .arg(flag(
+            "verify-diagnostics",
+            "Check diagnostics against expected-error/warning/note/remark comments",
+        ))
         .arg(
             Arg::new("pass-pipeline")
                 .long("pass-pipeline")
                 .value_name("PIPELINE")
                 .help("Pass pipeline, e.g. 'builtin.module(dit-dce,dit-cse)'"),
         )
-        .arg(flag("mlir-print-ir-after-all", "Print the IR after every pass (stderr)"))
+        .arg(flag(
+            "mlir-print-ir-after-all",
+            "Print the IR after every pass (stderr)",
+        ))
         .arg(flag("mlir-timing", "Print a pass timing report (stderr)"))
-        .arg(flag("mlir-print-debuginfo", "Print locations in the output"))
-        .arg(flag("mlir-print-op-generic", "Print every op in generic form"))
+        .arg(flag(
+            "mlir-print-debuginfo",
+            "Print locations in the output",
+        ))
+        .arg(flag(
+            "mlir-print-op-generic",
+            "Print every op in generic form",
+        ))
         .arg(flag("list-passes", "List the registered passes and exit"))
-        .arg(flag("show-dialects", "List the dialects dit-opt knows and exit"))
-        .arg(flag("print-passes-doc", "Print docs/Passes.md, generated from the pass registry, and exit").hide(true))
+        .arg(flag(
+            "show-dialects",
+            "List the dialects dit-opt knows and exit",
+        ))
+        .arg(
+            flag(
+                "print-passes-doc",
+                "Print docs/Passes.md, generated from the pass registry, and exit",
+            )
+            .hide(true),
+        )
         .arg(
             Arg::new("target")
                 .long("target")
@@ -59,17 +93,26 @@ pub fn command() -> Command {
 }
 
 fn flag(name: &'static str, help: &'static str) -> Arg {
-    Arg::new(name).long(name).action(ArgAction::SetTrue).help(help)
+    Arg::new(name)
+        .long(name)
+        .action(ArgAction::SetTrue)
+        .help(help)
 }
 
 fn target_help() -> String {
-    let names: Vec<_> = dit_dialect::target::TARGETS.iter().map(|t| t.name).collect();
+    let names: Vec<_> = dit_dialect::target::TARGETS
+        .iter()
+        .map(|t| t.name)
+        .collect();
     format!("Hardware target: {}", names.join(", "))
 }
 
 /// The `--version` text.
 pub fn version() -> &'static str {
-    concat!(env!("CARGO_PKG_VERSION"), " (MLIR 22 via melior 0.27; dit dialect from dit.irdl.mlir)")
+    concat!(
+        env!("CARGO_PKG_VERSION"),
+        " (MLIR 22 via melior 0.27; dit dialect from dit.irdl.mlir)"
+    )
 }
 
 /// Reads the options out of parsed matches.
@@ -81,7 +124,10 @@ pub fn options(m: &ArgMatches) -> Options {
         .collect();
     pass_flags.sort();
     Options {
-        input: m.get_one::<String>("input").cloned().unwrap_or_else(|| "-".into()),
+        input: m
+            .get_one::<String>("input")
+            .cloned()
+            .unwrap_or_else(|| "-".into()),
         output: m.get_one::<String>("output").cloned(),
         split_input_file: m.get_flag("split-input-file"),
         verify_diagnostics: m.get_flag("verify-diagnostics"),

@@ -36,7 +36,9 @@ pub fn parse(chunk: &str, line_offset: u32) -> (Vec<Expected>, Vec<(u32, u32, St
             let mut spec = after[word.len()..].trim_start();
             let mut target = line;
             if let Some(s) = spec.strip_prefix('@') {
-                let end = s.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(s.len());
+                let end = s
+                    .find(|c: char| c.is_whitespace() || c == '{')
+                    .unwrap_or(s.len());
                 let offset = match &s[..end] {
                     "above" => Some(-1),
                     "below" => Some(1),
@@ -45,14 +47,22 @@ pub fn parse(chunk: &str, line_offset: u32) -> (Vec<Expected>, Vec<(u32, u32, St
                 match offset.and_then(|o| u32::try_from(line as i64 + o).ok()) {
                     Some(t) if t > 0 => target = t,
                     _ => {
-                        problems.push((line, column, format!("invalid expected-{word} location '@{}'", &s[..end])));
+                        problems.push((
+                            line,
+                            column,
+                            format!("invalid expected-{word} location '@{}'", &s[..end]),
+                        ));
                         continue;
                     }
                 }
                 spec = s[end..].trim_start();
             }
             let Some(body) = spec.strip_prefix("{{") else {
-                problems.push((line, column, format!("expected-{word} must be followed by {{{{text}}}}")));
+                problems.push((
+                    line,
+                    column,
+                    format!("expected-{word} must be followed by {{{{text}}}}"),
+                ));
                 continue;
             };
             let Some(close) = body.find("}}") else {
@@ -78,7 +88,11 @@ pub fn flatten(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     for mut d in diagnostics {
         let notes = std::mem::take(&mut d.notes);
         out.push(d);
-        out.extend(flatten(notes).into_iter().filter(|n| !n.message.starts_with("see current operation")));
+        out.extend(
+            flatten(notes)
+                .into_iter()
+                .filter(|n| !n.message.starts_with("see current operation")),
+        );
     }
     out
 }
@@ -90,18 +104,33 @@ pub fn check(mut expected: Vec<Expected>, diagnostics: Vec<Diagnostic>) -> Vec<(
     for d in flatten(diagnostics) {
         let line = d.point.as_ref().map(|p| p.line);
         let hit = expected.iter_mut().find(|e| {
-            !e.matched && e.severity == d.severity && Some(e.line) == line && d.message.contains(&e.text)
+            !e.matched
+                && e.severity == d.severity
+                && Some(e.line) == line
+                && d.message.contains(&e.text)
         });
         match hit {
             Some(e) => e.matched = true,
             None => {
                 let (l, c) = d.point.as_ref().map_or((1, 1), |p| (p.line, p.column));
-                problems.push((l, c, format!("unexpected {}: {}", d.severity.word(), d.message)));
+                problems.push((
+                    l,
+                    c,
+                    format!("unexpected {}: {}", d.severity.word(), d.message),
+                ));
             }
         }
     }
     for e in expected.iter().filter(|e| !e.matched) {
-        problems.push((e.at.0, e.at.1, format!("expected {} \"{}\" was not produced", e.severity.word(), e.text)));
+        problems.push((
+            e.at.0,
+            e.at.1,
+            format!(
+                "expected {} \"{}\" was not produced",
+                e.severity.word(),
+                e.text
+            ),
+        ));
     }
     problems.sort();
     problems
@@ -116,10 +145,17 @@ mod tests {
         let src = "x\n// expected-error @+1 {{bad thing}}\ny\nz // expected-note {{here}}\n// expected-warning@above {{w}}";
         let (e, p) = parse(src, 10);
         assert!(p.is_empty(), "{p:?}");
-        let got: Vec<_> = e.iter().map(|e| (e.severity, e.line, e.text.as_str())).collect();
+        let got: Vec<_> = e
+            .iter()
+            .map(|e| (e.severity, e.line, e.text.as_str()))
+            .collect();
         assert_eq!(
             got,
-            [(Severity::Error, 13, "bad thing"), (Severity::Note, 14, "here"), (Severity::Warning, 14, "w")]
+            [
+                (Severity::Error, 13, "bad thing"),
+                (Severity::Note, 14, "here"),
+                (Severity::Warning, 14, "w")
+            ]
         );
     }
 

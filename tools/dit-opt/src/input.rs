@@ -11,31 +11,77 @@ pub const MAX_NESTING: usize = 256;
 pub fn input_error(file: &str, line: u32, column: u32, message: String) -> Diagnostic {
     Diagnostic {
         severity: Severity::Error,
-        point: Some(SourcePoint { file: file.to_string(), line, column }),
+        point: Some(SourcePoint {
+            file: file.to_string(),
+            line,
+            column,
+        }),
         message,
         notes: vec![],
     }
 }
 
-/// Decodes the input as UTF-8, pointing at the first bad byte otherwise.
+/// Decodes the input as UTF-8, pointing at the first bad byte otherwise. NUL bytes are
+/// rejected too: MLIR's parser takes a C string and cannot see past one.
 pub fn decode(file: &str, bytes: Vec<u8>) -> Result<String, Diagnostic> {
-    String::from_utf8(bytes).map_err(|e| {
-        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = good.iter().filter(|b| **b == b'\n').count() as u32 + 1;
-        let line_start = good.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
-        let column = String::from_utf8_lossy(&good[line_start..]).chars().count() as u32 + 1;
-        let bad = e.as_bytes()[good.len()];
-        input_error(file, line, column, format!("input is not valid UTF-8 (byte 0x{bad:02x})"))
-    })
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bad = e.as_bytes()[valid];
+        let (line, column) = position(&e.as_bytes()[..valid]);
+        input_error(
+            file,
+            line,
+            column,
+            format!("input is not valid UTF-8 (byte 0x{bad:02x})"),
+        )
+    })?;
+    if let Some(at) = text.find('\0') {
+        let (line, column) = position(&text.as_bytes()[..at]);
+        return Err(input_error(
+            file,
+            line,
+            column,
+            "input contains a NUL byte".into(),
+        ));
+    }
+    Ok(text)
+}
+
+/// The 1-based line and column (in characters) just after `before`, a valid UTF-8 prefix.
+fn position(before: &[u8]) -> (u32, u32) {
+    let line = before.iter().filter(|b| **b == b'\n').count() as u32 + 1;
+    let line_start = before
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count() as u32
+        + 1;
+    (line, column)
 }
 
 /// Rejects inputs nested deeper than [`MAX_NESTING`], and inputs with nothing but
 /// whitespace and comments. Brackets inside strings and comments do not count.
+///
+/// Nesting is what makes MLIR's parser recurse: open brackets (`>` only closes a `<`: the
+/// `->` of a function type and the `>=` of an integer set close nothing), and runs of `-`
+/// (each one a nested negation in an affine expression).
 pub fn check_shape(file: &str, text: &str) -> Result<(), Diagnostic> {
-    let (mut depth, mut line, mut column) = (0usize, 1u32, 0u32);
+    let (mut line, mut column) = (1u32, 0u32);
+    let mut open: Vec<char> = Vec::new();
+    let mut minus_run = 0usize;
     let mut content = false;
     let mut chars = text.chars().peekable();
     let (mut in_string, mut in_comment, mut escaped) = (false, false, false);
+    let too_deep = |line, column, what: &str| {
+        Err(input_error(
+            file,
+            line,
+            column,
+            format!("input nests {what} deeper than {MAX_NESTING} levels"),
+        ))
+    };
     while let Some(c) = chars.next() {
         column += 1;
         if c == '\n' {
@@ -56,32 +102,63 @@ pub fn check_shape(file: &str, text: &str) -> Result<(), Diagnostic> {
             }
             continue;
         }
+        if c.is_whitespace() {
+            continue;
+        }
+        if c == '/' && chars.peek() == Some(&'/') {
+            in_comment = true;
+            continue;
+        }
+        content = true;
+        if c != '-' {
+            minus_run = 0;
+        }
         match c {
-            '/' if chars.peek() == Some(&'/') => {
-                in_comment = true;
-                continue;
+            '"' => {
+                in_string = true;
+                escaped = false;
             }
-            '"' => in_string = true,
-            '(' | '[' | '{' | '<' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(input_error(
-                        file,
-                        line,
-                        column,
-                        format!("input nests brackets deeper than {MAX_NESTING} levels"),
-                    ));
+            '-' if chars.peek() == Some(&'>') => {
+                // The arrow `->`: neither a negation nor a closing bracket.
+                chars.next();
+                column += 1;
+                minus_run = 0;
+            }
+            '-' => {
+                minus_run += 1;
+                if minus_run > MAX_NESTING {
+                    return too_deep(line, column, "negations ('-')");
                 }
             }
-            ')' | ']' | '}' | '>' => depth = depth.saturating_sub(1),
+            '(' | '[' | '{' | '<' => {
+                open.push(c);
+                if open.len() > MAX_NESTING {
+                    return too_deep(line, column, "brackets");
+                }
+            }
+            ')' | ']' | '}' | '>' => {
+                let opener = match c {
+                    ')' => '(',
+                    ']' => '[',
+                    '}' => '{',
+                    _ => '<',
+                };
+                // A closer that does not match the innermost opener closes nothing (the
+                // parser rejects it anyway); counting it would let `>`s hide real depth.
+                if open.last() == Some(&opener) {
+                    open.pop();
+                }
+            }
             _ => {}
-        }
-        if !c.is_whitespace() {
-            content = true;
         }
     }
     if !content {
-        return Err(input_error(file, 1, 1, "input is empty: expected a module or operations".into()));
+        return Err(input_error(
+            file,
+            1,
+            1,
+            "input is empty: expected a module or operations".into(),
+        ));
     }
     Ok(())
 }
@@ -99,14 +176,20 @@ pub fn split(text: &str) -> Vec<Chunk<'_>> {
     let mut pos = 0usize;
     for raw in text.split_inclusive('\n') {
         if raw.trim_end() == "// -----" {
-            chunks.push(Chunk { text: &text[start..pos], line_offset: start_line });
+            chunks.push(Chunk {
+                text: &text[start..pos],
+                line_offset: start_line,
+            });
             start = pos + raw.len();
             start_line = line + 1;
         }
         pos += raw.len();
         line += 1;
     }
-    chunks.push(Chunk { text: &text[start..], line_offset: start_line });
+    chunks.push(Chunk {
+        text: &text[start..],
+        line_offset: start_line,
+    });
     chunks
 }
 
@@ -131,8 +214,59 @@ mod tests {
     #[test]
     fn nesting_and_emptiness_are_checked() {
         let deep = "(".repeat(MAX_NESTING + 1);
-        assert!(check_shape("f", &deep).unwrap_err().message.contains("deeper"));
-        assert!(check_shape("f", "  // only a comment\n").unwrap_err().message.contains("empty"));
+        assert!(check_shape("f", &deep)
+            .unwrap_err()
+            .message
+            .contains("deeper"));
+        assert!(check_shape("f", "  // only a comment\n")
+            .unwrap_err()
+            .message
+            .contains("empty"));
         assert!(check_shape("f", "\"((((\" // (((\nmodule {}").is_ok());
+    }
+
+    #[test]
+    fn nul_bytes_are_located() {
+        let d = decode("f", b"module {\n  \0}".to_vec()).unwrap_err();
+        let p = d.point.unwrap();
+        assert_eq!((p.line, p.column), (2, 3));
+        assert!(d.message.contains("NUL"));
+    }
+
+    #[test]
+    fn arrows_and_comparisons_do_not_hide_depth() {
+        // `()->(` opens two brackets and closes one plus an arrow: it must still count.
+        let nested_functions = format!(
+            "{}i32{}",
+            "()->(".repeat(MAX_NESTING + 1),
+            ")".repeat(MAX_NESTING + 1)
+        );
+        assert!(check_shape("f", &nested_functions)
+            .unwrap_err()
+            .message
+            .contains("brackets"));
+        let nested_sets = format!(
+            "{}d0{}",
+            "(d0 >= ".repeat(MAX_NESTING + 1),
+            ")".repeat(MAX_NESTING + 1)
+        );
+        assert!(check_shape("f", &nested_sets).is_err());
+        let ok = "#m = affine_map<(d0) -> (d0)>\n#s = affine_set<(d0) : (d0 >= 0)>\nfunc.func private @f(tensor<4xvector<2xf32>>) -> (() -> i32)";
+        assert!(check_shape("f", &ok.repeat(MAX_NESTING * 2)).is_ok());
+    }
+
+    #[test]
+    fn runs_of_negations_are_bounded() {
+        let negations = format!(
+            "#m = affine_map<(d0) -> ({}d0)>",
+            "- ".repeat(MAX_NESTING + 1)
+        );
+        assert!(check_shape("f", &negations)
+            .unwrap_err()
+            .message
+            .contains("negations"));
+        let few = format!("#m = affine_map<(d0) -> ({}d0)>", "-".repeat(MAX_NESTING));
+        assert!(check_shape("f", &few).is_ok());
+        assert!(check_shape("f", &format!("// {}\nmodule {{}}", "-".repeat(1000))).is_ok());
     }
 }

@@ -6,6 +6,20 @@ mod driver;
 mod expected;
 mod input;
 
+/// Writes to stderr; a closed stderr is not worth a panic.
+macro_rules! report {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use report;
+
+/// Writes to stdout; a closed stdout (`dit-opt | head`) is not worth a panic.
+fn emit_stdout(text: &str) {
+    let _ = std::io::stdout().write_all(text.as_bytes());
+}
+
 use dit_dialect::{diagnostics::DiagnosticSink, Target};
 use std::{
     io::{Read, Write},
@@ -21,14 +35,14 @@ fn main() -> ExitCode {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                print!("{e}");
+                emit_stdout(&e.to_string());
                 return ExitCode::SUCCESS;
             }
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("<command line>: error: {first}");
-            eprintln!("run 'dit-opt --help' for usage");
+            report!("<command line>: error: {first}");
+            report!("run 'dit-opt --help' for usage");
             return ExitCode::FAILURE;
         }
     };
@@ -39,24 +53,24 @@ fn main() -> ExitCode {
     match worker.map(|w| w.join()) {
         Ok(Ok(code)) => code,
         _ => {
-            eprintln!("<dit-opt>: error: internal error (please report it with the input)");
+            report!("<dit-opt>: error: internal error (please report it with the input)");
             ExitCode::FAILURE
         }
     }
 }
 
 fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("{message}");
+    report!("{message}");
     ExitCode::FAILURE
 }
 
 fn run(options: &cli::Options) -> ExitCode {
     if options.list_passes {
-        print!("{}", cli::list_passes());
+        emit_stdout(&cli::list_passes());
         return ExitCode::SUCCESS;
     }
     if options.print_passes_doc {
-        print!("{}", dit_passes::passes_markdown());
+        emit_stdout(&dit_passes::passes_markdown());
         return ExitCode::SUCCESS;
     }
     let target = match Target::lookup(&options.target) {
@@ -64,18 +78,28 @@ fn run(options: &cli::Options) -> ExitCode {
         Err(e) => return fail(format!("<command line>: error: --target: {e}")),
     };
     if options.pipeline.is_some() && !options.pass_flags.is_empty() {
-        return fail("<command line>: error: --pass-pipeline cannot be combined with individual pass flags");
+        return fail(
+            "<command line>: error: --pass-pipeline cannot be combined with individual pass flags",
+        );
     }
     let steps = match &options.pipeline {
         Some(text) => match dit_passes::parse_pipeline(text) {
             Ok(steps) => steps,
-            Err(e) => return fail(format!("<pass-pipeline>:1:{}: error: {}", e.column, e.message)),
+            Err(e) => {
+                return fail(format!(
+                    "<pass-pipeline>:1:{}: error: {}",
+                    e.column, e.message
+                ))
+            }
         },
         None => options
             .pass_flags
             .iter()
             .filter_map(|f| dit_passes::lookup(f))
-            .map(|info| dit_passes::PipelineStep { info, options: vec![] })
+            .map(|info| dit_passes::PipelineStep {
+                info,
+                options: vec![],
+            })
             .collect(),
     };
     let context = match dit_dialect::new_context() {
@@ -83,12 +107,16 @@ fn run(options: &cli::Options) -> ExitCode {
         Err(e) => return fail(format!("<dit-opt>: error: {e}")),
     };
     if options.show_dialects {
-        println!("Available Dialects: arith, builtin, dit, func, irdl");
+        emit_stdout("Available Dialects: arith, builtin, dit, func, irdl\n");
         return ExitCode::SUCCESS;
     }
     let (sink, _handler) = DiagnosticSink::attach(&context);
 
-    let display_name = if options.input == "-" { "<stdin>".to_string() } else { options.input.clone() };
+    let display_name = if options.input == "-" {
+        "<stdin>".to_string()
+    } else {
+        options.input.clone()
+    };
     let mut bytes = Vec::new();
     let read = if options.input == "-" {
         std::io::stdin().read_to_end(&mut bytes).map(|_| ())
@@ -98,12 +126,20 @@ fn run(options: &cli::Options) -> ExitCode {
     if let Err(e) = read {
         return fail(format!("{display_name}: error: cannot read input: {e}"));
     }
-    let text = match input::decode(&display_name, bytes).and_then(|t| input::check_shape(&display_name, &t).map(|_| t)) {
+    let text = match input::decode(&display_name, bytes)
+        .and_then(|t| input::check_shape(&display_name, &t).map(|_| t))
+    {
         Ok(t) => t,
         Err(d) => return fail(d),
     };
 
-    let session = driver::Session { context: &context, sink, steps, target, options };
+    let session = driver::Session {
+        context: &context,
+        sink,
+        steps,
+        target,
+        options,
+    };
     let (output, ok) = session.run(&display_name, &text);
     // As mlir-opt: the chunks that succeeded reach stdout; an output file is only written
     // when everything succeeded.

@@ -4,8 +4,15 @@
 use std::{path::Path, process::Command};
 
 fn dit_opt(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_dit-opt")).args(args).output().expect("dit-opt runs");
-    assert!(out.status.success(), "dit-opt {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_dit-opt"))
+        .args(args)
+        .output()
+        .expect("dit-opt runs");
+    assert!(
+        out.status.success(),
+        "dit-opt {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
 
@@ -24,11 +31,23 @@ fn docs_passes_md_is_not_stale() {
 fn list_passes_and_help_show_every_registered_pass() {
     let list = dit_opt(&["--list-passes"]);
     let help = dit_opt(&["--help"]);
-    let listed: Vec<&str> = list.lines().filter_map(|l| l.trim().strip_prefix("--")).map(|l| l.split_whitespace().next().unwrap_or("")).collect();
+    let listed: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("--"))
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
     let registered: Vec<&str> = dit_passes::PASSES.iter().map(|p| p.flag).collect();
     assert_eq!(listed, registered);
     for pass in dit_passes::PASSES {
-        assert!(help.contains(&format!("--{}", pass.flag)), "--help lacks --{}", pass.flag);
-        assert!(help.contains(pass.summary), "--help lacks the summary of {}", pass.flag);
+        assert!(
+            help.contains(&format!("--{}", pass.flag)),
+            "--help lacks --{}",
+            pass.flag
+        );
+        assert!(
+            help.contains(pass.summary),
+            "--help lacks the summary of {}",
+            pass.flag
+        );
     }
 }

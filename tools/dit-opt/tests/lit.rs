@@ -6,7 +6,9 @@ use std::{path::Path, process::Command};
 #[test]
 fn lit_suite_passes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dit-opt")).parent().expect("binary dir");
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dit-opt"))
+        .parent()
+        .expect("binary dir");
     let llvm_bin = option_env!("DIT_LLVM_BIN").unwrap_or("/usr/lib/llvm-22/bin");
     let lit = Path::new(llvm_bin).join("lit");
     let output = Command::new(&lit)

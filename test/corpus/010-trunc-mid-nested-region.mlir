@@ -1,0 +1,4 @@
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "dit.fused"(%x) ({
+  ^bb0(%a: tensor<4xf32>):
+    %1 = "dit.relu"(%a) : (tensor<4xf32>) -> tensor<4xf32>

@@ -1,0 +1,4 @@
+func.func @f(%x: tensor<2x8xf16>, %g: tensor<8xf16>) -> tensor<2x8xf16> {
+  %0 = "dit.rms_norm"(%x, %g) {epsilon = 1.0e-06 : f64} : (tensor<2x8xf16>, tensor<8xf16>) -> tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}

@@ -1,0 +1,4 @@
+func.func @f(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  %0 = "dit.gelu"(%x) {approximate = 1 : i64} : (tensor<2x8xf16>) -> tensor<2x8xf16>
+  return %0 : tensor<2x8xf16>
+}

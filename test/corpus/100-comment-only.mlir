@@ -1,0 +1,3 @@
+// nothing here
+// RUN: nothing
+   // indented comment

@@ -1,0 +1,1 @@
+// no newline at the end

@@ -1,0 +1,5 @@
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "dit.fused"(%x) ({
+  }) {kernel = "k"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

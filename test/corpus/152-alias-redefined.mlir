@@ -1,0 +1,6 @@
+!t = tensor<4xf32>
+!t = tensor<8xf32>
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "dit.relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
