@@ -170,20 +170,28 @@ impl<'c> RunExternalPass<'c> for ExternalDitPass {
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
         let module = Op(operation.to_raw());
-        let ran = self.pass.borrow_mut().run(module, &self.context);
-        let ok = ran.is_ok() && (!self.info.verify_after || verifier::verify_and_report(module));
-        if ran.is_ok() && !ok {
-            emit_error(
-                operation.location(),
-                &format!(
-                    "pass '{}' produced IR that breaks the dit rules above",
-                    self.info.flag
-                ),
-            );
+        // A panic must not unwind into MLIR's C++ frames: report it as a failed pass.
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let ran = self.pass.borrow_mut().run(module, &self.context);
+            let valid = ran.is_ok() && (!self.info.verify_after || verifier::verify_and_report(module));
+            (ran.is_ok(), valid)
+        }));
+        let message = match outcome {
+            Ok((true, true)) => return,
+            Ok((false, _)) => None,
+            Ok((true, false)) => Some(format!(
+                "pass '{}' produced IR that breaks the dit rules above",
+                self.info.flag
+            )),
+            Err(_) => Some(format!(
+                "internal error in pass '{}' (please report it with the input)",
+                self.info.flag
+            )),
+        };
+        if let Some(message) = message {
+            emit_error(operation.location(), &message);
         }
-        if !ok {
-            pass.signal_failure();
-        }
+        pass.signal_failure();
     }
 }
 

@@ -310,22 +310,38 @@ impl Op {
     }
 
     /// Calls `f` on this op and every op nested in it, parents before children.
+    ///
+    /// A panic in `f` cannot unwind through MLIR's C++ frames: it is caught, the walk stops,
+    /// and the panic resumes once MLIR has returned.
     pub fn walk(self, f: &mut dyn FnMut(Op)) {
-        unsafe extern "C" fn trampoline(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
-            // SAFETY: `data` is the `&mut &mut dyn FnMut(Op)` passed below, alive for the walk.
-            let f = unsafe { &mut *(data as *mut &mut dyn FnMut(Op)) };
-            f(Op(op));
-            MlirWalkResult_MlirWalkResultAdvance
+        struct State<'a> {
+            f: &'a mut dyn FnMut(Op),
+            panic: Option<Box<dyn std::any::Any + Send>>,
         }
-        let mut f: &mut dyn FnMut(Op) = f;
-        // SAFETY: the callback only reads; the closure outlives the walk.
+        unsafe extern "C" fn trampoline(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
+            // SAFETY: `data` is the `State` below, alive for the whole walk.
+            let state = unsafe { &mut *(data as *mut State) };
+            let f = &mut state.f;
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(Op(op)))) {
+                Ok(()) => MlirWalkResult_MlirWalkResultAdvance,
+                Err(payload) => {
+                    state.panic = Some(payload);
+                    MlirWalkResult_MlirWalkResultInterrupt
+                }
+            }
+        }
+        let mut state = State { f, panic: None };
+        // SAFETY: the state outlives the walk.
         unsafe {
             mlirOperationWalk(
                 self.0,
                 Some(trampoline),
-                &mut f as *mut &mut dyn FnMut(Op) as *mut c_void,
+                &mut state as *mut State as *mut c_void,
                 MlirWalkOrder_MlirWalkPreOrder,
             )
+        }
+        if let Some(payload) = state.panic {
+            std::panic::resume_unwind(payload);
         }
     }
 }
@@ -476,5 +492,27 @@ impl Attr {
                 f64::from(value),
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::{operation::OperationLike, Module};
+
+    #[test]
+    fn a_panic_in_a_walk_resumes_after_mlir_returns() {
+        let context = crate::new_context().expect("dialect loads");
+        let module = Module::parse(&context, "func.func @f() { return }").expect("parses");
+        let root = Op(module.as_operation().to_raw());
+        let mut visited = 0;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            root.walk(&mut |_| {
+                visited += 1;
+                panic!("boom");
+            })
+        }));
+        assert!(outcome.is_err());
+        assert_eq!(visited, 1, "the walk stops at the panic");
     }
 }
