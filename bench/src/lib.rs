@@ -879,7 +879,8 @@ pub fn parse_verify_print(context: &Context, text: &str) -> Result<RunResult, St
     let parsed = Instant::now();
     let violations = verifier::verify(Op(module.as_operation().to_raw()));
     let verified = Instant::now();
-    let printed = module.as_operation().to_string();
+    let printed =
+        dit_dialect::ir::Op(module.as_operation().to_raw()).print_verified(Default::default());
     let done = Instant::now();
     Ok(RunResult {
         times: PhaseTimes {

@@ -173,7 +173,8 @@ impl<'c> RunExternalPass<'c> for ExternalDitPass {
         // A panic must not unwind into MLIR's C++ frames: report it as a failed pass.
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let ran = self.pass.borrow_mut().run(module, &self.context);
-            let valid = ran.is_ok() && (!self.info.verify_after || verifier::verify_and_report(module));
+            let valid =
+                ran.is_ok() && (!self.info.verify_after || verifier::verify_and_report(module));
             (ran.is_ok(), valid)
         }));
         let message = match outcome {

@@ -516,3 +516,49 @@ mod tests {
         assert_eq!(visited, 1, "the walk stops at the panic");
     }
 }
+
+/// How to print IR.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    /// Print locations (`loc(...)`).
+    pub debug_info: bool,
+    /// Print every op in generic form.
+    pub generic: bool,
+}
+
+impl Op {
+    /// Prints the op. The IR must already be verified (dit-opt verifies after parsing and
+    /// after every pass): MLIR's printer then skips its own full re-verification, which
+    /// otherwise costs as much as printing.
+    pub fn print_verified(self, options: PrintOptions) -> String {
+        unsafe extern "C" fn append(chunk: MlirStringRef, data: *mut c_void) {
+            // SAFETY: `data` is the `Vec<u8>` below; the chunk is valid for the call.
+            let out = unsafe { &mut *(data as *mut Vec<u8>) };
+            if !chunk.data.is_null() {
+                out.extend_from_slice(unsafe {
+                    std::slice::from_raw_parts(chunk.data as *const u8, chunk.length)
+                });
+            }
+        }
+        let mut out = Vec::new();
+        // SAFETY: the flags are created and destroyed here; the callback only appends bytes.
+        unsafe {
+            let flags = mlirOpPrintingFlagsCreate();
+            mlirOpPrintingFlagsAssumeVerified(flags);
+            if options.debug_info {
+                mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+            }
+            if options.generic {
+                mlirOpPrintingFlagsPrintGenericOpForm(flags);
+            }
+            mlirOperationPrintWithFlags(
+                self.0,
+                flags,
+                Some(append),
+                &mut out as *mut Vec<u8> as *mut c_void,
+            );
+            mlirOpPrintingFlagsDestroy(flags);
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}

@@ -4,15 +4,12 @@
 use crate::{cli::Options, expected, input};
 use dit_dialect::{
     diagnostics::{Diagnostic, DiagnosticSink, SourceBuffer},
-    ir::Op,
+    ir::{Op, PrintOptions},
     verifier, Target,
 };
 use dit_passes::{PassContext, PipelineOptions, PipelineStep};
 use melior::{
-    ir::{
-        operation::{OperationLike, OperationPrintingFlags},
-        Module,
-    },
+    ir::{operation::OperationLike, Module},
     Context,
 };
 
@@ -74,7 +71,8 @@ impl Session<'_> {
         };
         let Some(mut module) = Module::parse(self.context, text) else {
             if !self.sink.has_errors() {
-                self.sink.push(silent_parse_failure(&self.sink.buffer(), text));
+                self.sink
+                    .push(silent_parse_failure(&self.sink.buffer(), text));
             }
             return failed;
         };
@@ -100,24 +98,17 @@ impl Session<'_> {
             }
             return failed;
         }
-        let mut flags = OperationPrintingFlags::new();
-        if self.options.print_debuginfo {
-            flags = flags.enable_debug_info(true, false);
+        let print = PrintOptions {
+            debug_info: self.options.print_debuginfo,
+            generic: self.options.print_generic,
+        };
+        let mut text = Op(module.as_operation().to_raw()).print_verified(print);
+        if !text.ends_with('\n') {
+            text.push('\n');
         }
-        if self.options.print_generic {
-            flags = flags.print_generic_operation_form();
-        }
-        match module.as_operation().to_string_with_flags(flags) {
-            Ok(mut text) => {
-                if !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                ChunkResult {
-                    output: Some(text),
-                    ok: true,
-                }
-            }
-            Err(_) => failed,
+        ChunkResult {
+            output: Some(text),
+            ok: true,
         }
     }
 
@@ -152,7 +143,10 @@ fn silent_parse_failure(buffer: &SourceBuffer, text: &str) -> Diagnostic {
             (before == b' ' || before == b'=' || before == b'\t') && !line[..*at].contains("//")
         });
         if let Some((at, _)) = custom {
-            let name: String = line[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_').collect();
+            let name: String = line[at..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '.' || *c == '_')
+                .collect();
             return input::input_error(
                 &buffer.display_name,
                 buffer.line_offset + i as u32 + 1,
@@ -163,5 +157,10 @@ fn silent_parse_failure(buffer: &SourceBuffer, text: &str) -> Diagnostic {
             );
         }
     }
-    input::input_error(&buffer.display_name, buffer.line_offset + 1, 1, "failed to parse the input".into())
+    input::input_error(
+        &buffer.display_name,
+        buffer.line_offset + 1,
+        1,
+        "failed to parse the input".into(),
+    )
 }

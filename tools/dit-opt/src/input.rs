@@ -68,11 +68,13 @@ fn position(before: &[u8]) -> (u32, u32) {
 /// `->` of a function type and the `>=` of an integer set close nothing), and runs of `-`
 /// (each one a nested negation in an affine expression).
 pub fn check_shape(file: &str, text: &str) -> Result<(), Diagnostic> {
+    // Works on bytes: every character that matters is ASCII, and UTF-8 continuation bytes
+    // (0b10xx_xxxx) never look like ASCII, so only columns need care.
+    let bytes = text.as_bytes();
     let (mut line, mut column) = (1u32, 0u32);
-    let mut open: Vec<char> = Vec::new();
+    let mut open: Vec<u8> = Vec::new();
     let mut minus_run = 0usize;
     let mut content = false;
-    let mut chars = text.chars().peekable();
     let (mut in_string, mut in_comment, mut escaped) = (false, false, false);
     let too_deep = |line, column, what: &str| {
         Err(input_error(
@@ -82,9 +84,15 @@ pub fn check_shape(file: &str, text: &str) -> Result<(), Diagnostic> {
             format!("input nests {what} deeper than {MAX_NESTING} levels"),
         ))
     };
-    while let Some(c) = chars.next() {
-        column += 1;
-        if c == '\n' {
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let next = bytes.get(i + 1).copied();
+        i += 1;
+        if c & 0xC0 != 0x80 {
+            column += 1;
+        }
+        if c == b'\n' {
             line += 1;
             column = 0;
             in_comment = false;
@@ -96,52 +104,52 @@ pub fn check_shape(file: &str, text: &str) -> Result<(), Diagnostic> {
         }
         if in_string {
             match (escaped, c) {
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
                 _ => escaped = false,
             }
             continue;
         }
-        if c.is_whitespace() {
+        if c.is_ascii_whitespace() || c == 0x0b {
             continue;
         }
-        if c == '/' && chars.peek() == Some(&'/') {
+        if c == b'/' && next == Some(b'/') {
             in_comment = true;
             continue;
         }
         content = true;
-        if c != '-' {
+        if c != b'-' {
             minus_run = 0;
         }
         match c {
-            '"' => {
+            b'"' => {
                 in_string = true;
                 escaped = false;
             }
-            '-' if chars.peek() == Some(&'>') => {
+            b'-' if next == Some(b'>') => {
                 // The arrow `->`: neither a negation nor a closing bracket.
-                chars.next();
+                i += 1;
                 column += 1;
                 minus_run = 0;
             }
-            '-' => {
+            b'-' => {
                 minus_run += 1;
                 if minus_run > MAX_NESTING {
                     return too_deep(line, column, "negations ('-')");
                 }
             }
-            '(' | '[' | '{' | '<' => {
+            b'(' | b'[' | b'{' | b'<' => {
                 open.push(c);
                 if open.len() > MAX_NESTING {
                     return too_deep(line, column, "brackets");
                 }
             }
-            ')' | ']' | '}' | '>' => {
+            b')' | b']' | b'}' | b'>' => {
                 let opener = match c {
-                    ')' => '(',
-                    ']' => '[',
-                    '}' => '{',
-                    _ => '<',
+                    b')' => b'(',
+                    b']' => b'[',
+                    b'}' => b'{',
+                    _ => b'<',
                 };
                 // A closer that does not match the innermost opener closes nothing (the
                 // parser rejects it anyway); counting it would let `>`s hide real depth.
