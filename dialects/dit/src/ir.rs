@@ -498,7 +498,7 @@ impl Attr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use melior::ir::{operation::OperationLike, Module};
+    use melior::ir::Module;
 
     #[test]
     fn a_panic_in_a_walk_resumes_after_mlir_returns() {
