@@ -4,9 +4,15 @@
 pub mod dit_canonicalize;
 pub mod dit_cse;
 pub mod dit_dce;
+pub mod dit_fold_transpose_quant_matmul;
+pub mod dit_fold_transpose_quant_matmul_limit;
 pub mod dit_verify;
 pub mod pipeline;
 pub mod registry;
+pub mod report;
 
 pub use pipeline::{parse_pipeline, run_pipeline, PipelineError, PipelineOptions, PipelineStep};
-pub use registry::{lookup, passes_markdown, DitPass, PassContext, PassFailed, PassInfo, PASSES};
+pub use registry::{
+    lookup, passes_markdown, DitPass, NamedPipeline, PassContext, PassFailed, PassInfo, PASSES, PIPELINES,
+};
+pub use report::{count_kernels, FusionReport, ReportSummary};

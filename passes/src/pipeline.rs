@@ -148,7 +148,7 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
 }
 
 /// How to run a pipeline.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct PipelineOptions {
     pub context: PassContext,
     /// MLIR's `--mlir-print-ir-after-all`: the module after each pass, on stderr.
@@ -256,7 +256,7 @@ pub fn run_pipeline(
                 ExternalDitPass {
                     pass: Rc::new(RefCell::new(pass)),
                     info: step.info,
-                    context: options.context,
+                    context: options.context.clone(),
                 },
                 TypeId::create(&PASS_TYPE_IDS[index % PASS_TYPE_IDS.len()]),
                 step.info.flag,

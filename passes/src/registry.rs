@@ -1,13 +1,16 @@
 //! The pass registry: one table from which dit-opt's flags, `--help`, `--list-passes` and
 //! docs/Passes.md are generated. Adding a pass means adding one entry here.
 
+use crate::report::FusionReport;
 use dit_dialect::{ir::Op, Target};
 
 /// What every pass run gets besides the module.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct PassContext {
     /// The hardware the pipeline targets (`--target`).
     pub target: &'static Target,
+    /// Where rewrite passes record what they applied and skipped.
+    pub report: FusionReport,
 }
 
 /// A pass failed; what went wrong has already been reported as located diagnostics.
@@ -97,7 +100,54 @@ bitcast∘bitcast into one bitcast; then runs dit-cse and dit-dce, repeating unt
         verify_after: true,
         create: |_| Ok(Box::new(crate::dit_canonicalize::Canonicalize::default())),
     },
+    PassInfo {
+        flag: "dit-fold-transpose-quant-matmul",
+        summary: "Fold last-two-dim transposes into dit.quant_matmul's transpose_x1/x2 (CANN's normal rule)",
+        description: "CANN's QuantBatchMatmulV3TransposeFusionPass (seed 001). A dit.transpose that swaps \
+only the last two dims of x1 or x2 (directly, or through exactly one same-width dit.bitcast that \
+nothing else reads) is bypassed and transpose_x1 / transpose_x2 negated. Conditions: x1 and x2 of \
+rank >= 2 and of type i8, i4, f8E4M3FN, f8E5M2 or f4E2M1FN (HiFloat8 has no MLIR type), output \
+i8, f16, bf16, i32 or f32; x1 folds if its outer (second-to-last) dim is <= 65535 or the target has \
+the bf16 L1->BT move, x2 likewise or when x2_format is FRACTAL_NZ; a dynamic outer dim passes. The \
+matching scale transform (pertoken_scale for x1, scale for x2) is bypassed with its data side: a \
+last-two-dim transpose, or a reshape equivalent to it (condition A: the data input's last two dims \
+have a 1; condition B: f8E8M0FNU rank-3 scale with its first two dims swapped and one of them 1; \
+dynamic shapes: accepted). On a target with mixed s8s4 Cube input, a quant_matmul with any \
+transform->bitcast input is left alone. Bypassed ops are erased only when nothing else uses them. \
+Every fold and refusal goes to the fusion report.",
+        options: &[],
+        verify_after: true,
+        create: |_| Ok(Box::new(crate::dit_fold_transpose_quant_matmul::FoldTransposeQuantMatmul)),
+    },
+    PassInfo {
+        flag: "dit-fold-transpose-quant-matmul-limit",
+        summary: "The supplementary limit rule of the transpose fold, for inner dims above 65535",
+        description: "CANN's QuantBatchMatmulV3TransposeLimitFusionPass (seed 001 §3.4): the same fold as \
+dit-fold-transpose-quant-matmul, for the inputs the normal rule refuses on targets without the bf16 \
+L1->BT move. A side folds only if 0 < outer <= 65535 and inner > 65535, both static (also for \
+FRACTAL_NZ). On a target with the bf16 L1->BT move it does nothing.",
+        options: &[],
+        verify_after: true,
+        create: |_| Ok(Box::new(crate::dit_fold_transpose_quant_matmul_limit::FoldTransposeQuantMatmulLimit)),
+    },
 ];
+
+/// A named pipeline: one flag that runs several passes in order.
+#[derive(Clone, Copy, Debug)]
+pub struct NamedPipeline {
+    /// The dit-opt flag, without `--`.
+    pub flag: &'static str,
+    pub summary: &'static str,
+    /// Pass flags, in the order they run.
+    pub passes: &'static [&'static str],
+}
+
+/// Every named pipeline.
+pub static PIPELINES: &[NamedPipeline] = &[NamedPipeline {
+    flag: "fuse-all",
+    summary: "Run every fusion with its default switches, in priority order",
+    passes: &["dit-fold-transpose-quant-matmul", "dit-fold-transpose-quant-matmul-limit"],
+}];
 
 /// The registered pass with this flag.
 pub fn lookup(flag: &str) -> Option<&'static PassInfo> {
@@ -148,6 +198,16 @@ mod tests {
                 "duplicate {}",
                 p.flag
             );
+        }
+    }
+
+    #[test]
+    fn pipelines_name_registered_passes() {
+        for p in PIPELINES {
+            for flag in p.passes {
+                assert!(lookup(flag).is_some(), "{} names unknown pass {flag}", p.flag);
+            }
+            assert!(lookup(p.flag).is_none(), "{} clashes with a pass flag", p.flag);
         }
     }
 

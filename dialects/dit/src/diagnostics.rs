@@ -179,16 +179,22 @@ impl DiagnosticSink {
     /// current buffer carry the buffer's line numbers; they are shifted by its offset.
     fn map_location(&self, location: MlirLocation) -> Option<SourcePoint> {
         let (file, line, column) = file_line_col(location)?;
+        Some(self.map_point(file, line, column))
+    }
+
+    /// Maps a file:line:col that MLIR gave for the current buffer to the user's file
+    /// (buffer name, and the line offset of a `--split-input-file` chunk).
+    pub fn map_point(&self, file: String, line: u32, column: u32) -> SourcePoint {
         let state = self.state.borrow();
         let buffer = &state.buffer;
         if file.is_empty() || file == "-" || file == buffer.display_name {
-            Some(SourcePoint {
+            SourcePoint {
                 file: buffer.display_name.clone(),
                 line: line + buffer.line_offset,
                 column,
-            })
+            }
         } else {
-            Some(SourcePoint { file, line, column })
+            SourcePoint { file, line, column }
         }
     }
 }

@@ -383,6 +383,19 @@ impl Val {
         unsafe { mlirTypeEqual(mlirValueGetType(self.0), mlirValueGetType(other.0)) }
     }
 
+    /// Gives the value a ranked tensor type of `shape` (`None` = dynamic) and the element type
+    /// of `like` (a ranked tensor value). Used when a rewrite re-derives a value's shape.
+    pub fn set_tensor_type(self, shape: &[Option<i64>], like: Val) {
+        let dims: Vec<i64> = shape.iter().map(|d| d.unwrap_or(i64::MIN)).collect();
+        // SAFETY: both values are alive; the new type is uniqued in their context.
+        unsafe {
+            let element = mlirShapedTypeGetElementType(mlirValueGetType(like.0));
+            let null_encoding = MlirAttribute { ptr: std::ptr::null() };
+            let ty = mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element, null_encoding);
+            mlirValueSetType(self.0, ty);
+        }
+    }
+
     /// An identity key of the value's type.
     pub fn type_key(self) -> usize {
         // SAFETY: as above.

@@ -216,7 +216,8 @@ pub const UNARY: &[&str] = &[
 /// Operand values grouped by slot, resolved through `operandSegmentSizes` when present.
 #[derive(Clone, Debug)]
 pub struct Operands {
-    slots: Vec<(&'static str, Vec<Val>)>,
+    /// Slot name, index of its first value among the op's operands, its values.
+    slots: Vec<(&'static str, usize, Vec<Val>)>,
 }
 
 impl Operands {
@@ -282,7 +283,7 @@ impl Operands {
             .map(|((name, _), n)| {
                 let group = values[at..at + n].to_vec();
                 at += n;
-                (*name, group)
+                (*name, at - n, group)
             })
             .collect();
         Ok(Operands { slots })
@@ -297,9 +298,17 @@ impl Operands {
     pub fn group(&self, name: &str) -> &[Val] {
         self.slots
             .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_slice())
+            .find(|(n, _, _)| *n == name)
+            .map(|(_, _, v)| v.as_slice())
             .unwrap_or(&[])
+    }
+
+    /// The operand index of the (first) value of slot `name`, if the slot is filled.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.slots
+            .iter()
+            .find(|(n, _, v)| *n == name && !v.is_empty())
+            .map(|(_, at, _)| *at)
     }
 }
 

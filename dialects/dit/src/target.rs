@@ -87,6 +87,59 @@ impl Target {
     }
 }
 
+/// A target described in a TOML file: a known target to start from, and the fields that
+/// differ. Unknown keys are errors.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetFile {
+    name: String,
+    base: String,
+    products: Option<String>,
+    ub_bytes: Option<u64>,
+    l1_bytes: Option<u64>,
+    l0ab_bytes: Option<u64>,
+    l0c_bytes: Option<u64>,
+    bf16_l1_to_bt: Option<bool>,
+    mmad_s8s4: Option<bool>,
+    fused_matmul: Option<bool>,
+    fused_quant_matmul: Option<bool>,
+}
+
+impl Target {
+    /// `--target=` resolution: a known name, or the path of a `.toml` target file.
+    pub fn resolve(name_or_path: &str) -> Result<&'static Target, String> {
+        if name_or_path.ends_with(".toml") {
+            Self::load(std::path::Path::new(name_or_path))
+        } else {
+            Self::lookup(name_or_path)
+        }
+    }
+
+    /// Reads a target file. The target lives for the rest of the process (a tool reads at
+    /// most one), which lets every pass hold `&'static Target` as for the built-in ones.
+    pub fn load(path: &std::path::Path) -> Result<&'static Target, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let file: TargetFile = toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+        let mut target = Self::lookup(&file.base)?.clone();
+        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+        target.name = leak(file.name);
+        if let Some(p) = file.products {
+            target.products = leak(p);
+        }
+        let set = |slot: &mut u64, v: Option<u64>| *slot = v.unwrap_or(*slot);
+        set(&mut target.ub_bytes, file.ub_bytes);
+        set(&mut target.l1_bytes, file.l1_bytes);
+        set(&mut target.l0ab_bytes, file.l0ab_bytes);
+        set(&mut target.l0c_bytes, file.l0c_bytes);
+        let flag = |slot: &mut bool, v: Option<bool>| *slot = v.unwrap_or(*slot);
+        flag(&mut target.bf16_l1_to_bt, file.bf16_l1_to_bt);
+        flag(&mut target.mmad_s8s4, file.mmad_s8s4);
+        flag(&mut target.fused_matmul, file.fused_matmul);
+        flag(&mut target.fused_quant_matmul, file.fused_quant_matmul);
+        Ok(Box::leak(Box::new(target)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +150,19 @@ mod tests {
         assert!(Target::lookup("ascend950").unwrap().bf16_l1_to_bt);
         let err = Target::lookup("gpu").unwrap_err();
         assert!(err.contains("ascend910_93"), "{err}");
+    }
+
+    #[test]
+    fn target_files_override_a_base_and_reject_unknown_keys() {
+        let dir = std::env::temp_dir().join(format!("dit-target-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("s8s4.toml");
+        std::fs::write(&good, "name = \"a2-s8s4\"\nbase = \"ascend910b\"\nmmad_s8s4 = true\n").unwrap();
+        let t = Target::resolve(good.to_str().unwrap()).unwrap();
+        assert!(t.mmad_s8s4 && !t.bf16_l1_to_bt && t.name == "a2-s8s4");
+        let bad = dir.join("bad.toml");
+        std::fs::write(&bad, "name = \"x\"\nbase = \"ascend910b\"\nwarp_size = 32\n").unwrap();
+        assert!(Target::resolve(bad.to_str().unwrap()).unwrap_err().contains("warp_size"));
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -942,13 +942,25 @@ pub const QUANT_OUTPUT_TYPES: &[Elem] = &[Elem::I8, Elem::F16, Elem::BF16, Elem:
 /// A per-channel vector: `[n]` or `[1]`.
 fn per_channel(t: &TensorInfo, n: Dim, what: &str) -> Check {
     ensure!(
-        t.rank() == 1 && (t.shape[0] == Some(1) || dims_compatible(t.shape[0], n)),
+        is_vector_of(t, n),
         "quant.scale-shape",
-        "{what} must be [{}] or [1], got [{}]",
-        shape_string(&[n]),
-        shape_string(&t.shape)
+        "{what} must be [{n}] or [1] (or that vector as [1, {n}] / [{n}, 1]), got [{}]",
+        shape_string(&t.shape),
+        n = shape_string(&[n]),
     );
     Ok(())
+}
+
+/// `[len]` or `[1]`, or that vector written 2-D (`[1, len]`, `[len, 1]`): graphs carry scales
+/// as rows or columns, and a transpose or reshape between the two forms is what the transpose
+/// fold removes.
+fn is_vector_of(t: &TensorInfo, len: Dim) -> bool {
+    let fits = |d: Dim| d == Some(1) || dims_compatible(d, len);
+    match t.rank() {
+        1 => fits(t.shape[0]),
+        2 => (t.shape[0] == Some(1) && fits(t.shape[1])) || (t.shape[1] == Some(1) && fits(t.shape[0])),
+        _ => false,
+    }
 }
 
 fn quant_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
@@ -1024,8 +1036,18 @@ fn quant_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
         )?;
     }
     if let Some(p) = opt(ins, "pertoken_scale") {
-        shape_is(&p, &[m], "pertoken_scale")?;
-        elem_in(&p, &[Elem::F32], "pertoken_scale", "quant.scale-type")?;
+        // Per token: one scale per row of op(x1), as [M] (or [M, 1] / [1, M]); per-group
+        // (MX) scales have their own layout.
+        if group_size == 0 {
+            ensure!(
+                is_vector_of(&p, m) && p.shape.iter().any(|d| dims_compatible(*d, m)),
+                "quant.scale-shape",
+                "pertoken_scale must be [{m}] (or [{m}, 1] / [1, {m}]), got [{}]",
+                shape_string(&p.shape),
+                m = shape_string(&[m]),
+            );
+        }
+        elem_in(&p, &[Elem::F32, Elem::F8E8M0FNU], "pertoken_scale", "quant.scale-type")?;
     }
     shape_is(&outs[0], &expected, "result")
 }

@@ -831,7 +831,7 @@ func.func @quant_matmul_contraction(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>, 
 // -----
 
 func.func @quant_matmul_scale_shape(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>, %s: tensor<64xf32>) -> tensor<4x128xf16> {
-  // expected-error @+1 {{'dit.quant_matmul' op scale must be [128] or [1], got [64] [rule quant.scale-shape]}}
+  // expected-error @+1 {{'dit.quant_matmul' op scale must be [128] or [1] (or that vector as [1, 128] / [128, 1]), got [64] [rule quant.scale-shape]}}
   %0 = "dit.quant_matmul"(%a, %b, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, transpose_x1 = false, transpose_x2 = true} : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<64xf32>) -> tensor<4x128xf16>
   return %0 : tensor<4x128xf16>
 }
@@ -839,7 +839,7 @@ func.func @quant_matmul_scale_shape(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>, 
 // -----
 
 func.func @quant_matmul_pertoken_shape(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>, %s: tensor<128xf32>, %p: tensor<128xf32>) -> tensor<4x128xf16> {
-  // expected-error @+1 {{'dit.quant_matmul' op pertoken_scale has shape [128], expected [4] [rule shape]}}
+  // expected-error @+1 {{'dit.quant_matmul' op pertoken_scale must be [4] (or [4, 1] / [1, 4]), got [128] [rule quant.scale-shape]}}
   %0 = "dit.quant_matmul"(%a, %b, %s, %p) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1>, transpose_x1 = false, transpose_x2 = true} : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<128xf32>, tensor<128xf32>) -> tensor<4x128xf16>
   return %0 : tensor<4x128xf16>
 }

@@ -1,7 +1,7 @@
 //! The command line, built from the pass registry: one `--<flag>` per registered pass.
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use dit_passes::PASSES;
+use dit_passes::{PASSES, PIPELINES};
 
 /// Options after parsing the command line.
 #[derive(Debug)]
@@ -21,6 +21,8 @@ pub struct Options {
     pub show_dialects: bool,
     pub print_passes_doc: bool,
     pub target: String,
+    /// `--fusion-report=text|json`.
+    pub fusion_report: Option<String>,
 }
 
 /// The clap command. Pass flags come from the registry.
@@ -86,6 +88,16 @@ pub fn command() -> Command {
                 .default_value(dit_dialect::target::TARGETS[0].name)
                 .help(target_help()),
         );
+    cmd = cmd.arg(
+        Arg::new("fusion-report")
+            .long("fusion-report")
+            .value_name("FORMAT")
+            .value_parser(["text", "json"])
+            .help("Print what each fusion matched, applied and skipped (with reasons), and the kernel counts (stderr)"),
+    );
+    for pipeline in PIPELINES {
+        cmd = cmd.arg(flag(pipeline.flag, pipeline.summary));
+    }
     for pass in PASSES {
         cmd = cmd.arg(flag(pass.flag, pass.summary));
     }
@@ -117,11 +129,16 @@ pub fn version() -> &'static str {
 
 /// Reads the options out of parsed matches.
 pub fn options(m: &ArgMatches) -> Options {
-    let mut pass_flags: Vec<(usize, &'static str)> = PASSES
+    // Pass flags and named pipelines, in command-line order, pipelines expanded in place.
+    let mut pass_flags: Vec<(usize, usize, &'static str)> = PASSES
         .iter()
         .filter(|p| m.get_flag(p.flag))
-        .map(|p| (m.index_of(p.flag).unwrap_or(0), p.flag))
+        .map(|p| (m.index_of(p.flag).unwrap_or(0), 0, p.flag))
         .collect();
+    for pipeline in PIPELINES.iter().filter(|p| m.get_flag(p.flag)) {
+        let at = m.index_of(pipeline.flag).unwrap_or(0);
+        pass_flags.extend(pipeline.passes.iter().enumerate().map(|(i, f)| (at, i, *f)));
+    }
     pass_flags.sort();
     Options {
         input: m
@@ -132,7 +149,7 @@ pub fn options(m: &ArgMatches) -> Options {
         split_input_file: m.get_flag("split-input-file"),
         verify_diagnostics: m.get_flag("verify-diagnostics"),
         pipeline: m.get_one::<String>("pass-pipeline").cloned(),
-        pass_flags: pass_flags.into_iter().map(|(_, f)| f).collect(),
+        pass_flags: pass_flags.into_iter().map(|(_, _, f)| f).collect(),
         print_ir_after_all: m.get_flag("mlir-print-ir-after-all"),
         timing: m.get_flag("mlir-timing"),
         print_debuginfo: m.get_flag("mlir-print-debuginfo"),
@@ -141,13 +158,18 @@ pub fn options(m: &ArgMatches) -> Options {
         show_dialects: m.get_flag("show-dialects"),
         print_passes_doc: m.get_flag("print-passes-doc"),
         target: m.get_one::<String>("target").cloned().unwrap_or_default(),
+        fusion_report: m.get_one::<String>("fusion-report").cloned(),
     }
 }
 
 /// `--list-passes` output.
 pub fn list_passes() -> String {
     let width = PASSES.iter().map(|p| p.flag.len()).max().unwrap_or(0) + 2;
-    let mut out = String::from("Available passes:\n");
+    let mut out = String::from("Available pipelines:\n");
+    for p in PIPELINES {
+        out.push_str(&format!("  --{:<width$}{} ({})\n", p.flag, p.summary, p.passes.join(", ")));
+    }
+    out.push_str("Available passes:\n");
     for p in PASSES {
         out.push_str(&format!("  --{:<width$}{}\n", p.flag, p.summary));
         for o in p.options {

@@ -7,7 +7,7 @@ use dit_dialect::{
     ir::{Op, PrintOptions},
     verifier, Target,
 };
-use dit_passes::{PassContext, PipelineOptions, PipelineStep};
+use dit_passes::{count_kernels, FusionReport, PassContext, PipelineOptions, PipelineStep, ReportSummary};
 use melior::{
     ir::{operation::OperationLike, Module},
     Context,
@@ -76,11 +76,15 @@ impl Session<'_> {
             }
             return failed;
         };
-        if !verifier::verify_and_report(Op(module.as_operation().to_raw())) {
+        let root = Op(module.as_operation().to_raw());
+        if !verifier::verify_and_report(root) {
             return failed;
         }
+        let kernels_before = count_kernels(root);
+        let report = FusionReport::default();
         let pipeline = PipelineOptions {
             context: PassContext {
+                report: report.clone(),
                 target: self.target,
             },
             print_ir_after_all: self.options.print_ir_after_all,
@@ -97,6 +101,18 @@ impl Session<'_> {
                 );
             }
             return failed;
+        }
+        if let Some(format) = &self.options.fusion_report {
+            let locate = |point: &dit_passes::report::RawPoint| match point {
+                Some((file, line, column)) => {
+                    let p = self.sink.map_point(file.clone(), *line, *column);
+                    format!("{}:{}:{}", p.file, p.line, p.column)
+                }
+                None => self.sink.buffer().display_name,
+            };
+            let summary = ReportSummary::new(&report.events(), kernels_before, count_kernels(root), &locate);
+            let text = if format == "json" { summary.json() } else { summary.text() };
+            crate::report!("{}", text.trim_end());
         }
         let print = PrintOptions {
             debug_info: self.options.print_debuginfo,

@@ -73,7 +73,7 @@ fn run(options: &cli::Options) -> ExitCode {
         emit_stdout(&dit_passes::passes_markdown());
         return ExitCode::SUCCESS;
     }
-    let target = match Target::lookup(&options.target) {
+    let target = match Target::resolve(&options.target) {
         Ok(t) => t,
         Err(e) => return fail(format!("<command line>: error: --target: {e}")),
     };

@@ -31,11 +31,17 @@ fn docs_passes_md_is_not_stale() {
 fn list_passes_and_help_show_every_registered_pass() {
     let list = dit_opt(&["--list-passes"]);
     let help = dit_opt(&["--help"]);
-    let listed: Vec<&str> = list
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("--"))
-        .map(|l| l.split_whitespace().next().unwrap_or(""))
-        .collect();
+    let (pipelines, passes) = list.split_once("Available passes:").expect("two sections");
+    let flags = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix("--"))
+            .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+            .collect()
+    };
+    let listed = flags(passes);
+    let listed_pipelines = flags(pipelines);
+    let registered_pipelines: Vec<&str> = dit_passes::PIPELINES.iter().map(|p| p.flag).collect();
+    assert_eq!(listed_pipelines, registered_pipelines);
     let registered: Vec<&str> = dit_passes::PASSES.iter().map(|p| p.flag).collect();
     assert_eq!(listed, registered);
     for pass in dit_passes::PASSES {
