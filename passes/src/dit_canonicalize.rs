@@ -1,4 +1,5 @@
-//! `dit-canonicalize`: folds of shape and type no-ops, with CSE and DCE, to a fixed point.
+//! `dit-canonicalize`: folds of shape and type no-ops and constants to the right of add/mul,
+//! with CSE and DCE, to a fixed point.
 
 use crate::{
     dit_cse::eliminate_common_subexpressions,
@@ -43,8 +44,29 @@ pub fn fold_all(root: Op) -> usize {
     ops.into_iter().filter(|op| fold(*op)).count()
 }
 
+/// Puts a constant operand of a commutative elementwise op (add, mul) on the right, as MLIR's
+/// canonical form does, so patterns need to match one operand order only. Returns whether it
+/// swapped.
+pub fn constant_to_rhs(op: Op) -> bool {
+    if !(op.is("dit.add") || op.is("dit.mul")) || op.num_operands() != 2 {
+        return false;
+    }
+    let is_constant =
+        |v: dit_dialect::ir::Val| v.defining_op().is_some_and(|d| d.is("arith.constant"));
+    let (lhs, rhs) = (op.operand(0), op.operand(1));
+    if is_constant(lhs) && !is_constant(rhs) {
+        op.set_operand(0, rhs);
+        op.set_operand(1, lhs);
+        return true;
+    }
+    false
+}
+
 /// Folds one op; returns whether anything changed.
 fn fold(op: Op) -> bool {
+    if constant_to_rhs(op) {
+        return true;
+    }
     let unary_shape_op = [
         "dit.reshape",
         "dit.transpose",

@@ -101,7 +101,10 @@ fn swaps_last_two(op: Op) -> bool {
     };
     let r = perm.len();
     r >= 2
-        && perm[..r - 2].iter().enumerate().all(|(i, &p)| p == i as i64)
+        && perm[..r - 2]
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p == i as i64)
         && perm[r - 2] == r as i64 - 1
         && perm[r - 1] == r as i64 - 2
 }
@@ -111,12 +114,18 @@ fn swaps_last_two(op: Op) -> bool {
 fn find_on_path(value: Val, accept: &dyn Fn(Op) -> bool) -> Option<PathTransform> {
     let producer = value.defining_op()?;
     if accept(producer) {
-        return Some(PathTransform { transform: producer, bitcast: None });
+        return Some(PathTransform {
+            transform: producer,
+            bitcast: None,
+        });
     }
     if producer.is("dit.bitcast") {
         let inner = producer.operand(0).defining_op()?;
         if accept(inner) {
-            return Some(PathTransform { transform: inner, bitcast: Some(producer) });
+            return Some(PathTransform {
+                transform: inner,
+                bitcast: Some(producer),
+            });
         }
     }
     None
@@ -139,7 +148,13 @@ fn dim(d: Dim) -> String {
 }
 
 /// Whether a side may fold under `rule` on `target` (seed 001 §3.4), or why not.
-fn shape_allows(rule: Rule, side: Side, input: &TensorInfo, target: &Target, nz: bool) -> Result<(), String> {
+fn shape_allows(
+    rule: Rule,
+    side: Side,
+    input: &TensorInfo,
+    target: &Target,
+    nz: bool,
+) -> Result<(), String> {
     let outer = input.dim_from_back(1);
     let inner = input.dim_from_back(0);
     match rule {
@@ -154,7 +169,11 @@ fn shape_allows(rule: Rule, side: Side, input: &TensorInfo, target: &Target, nz:
                     side.data_slot(),
                     dim(outer),
                     target.name,
-                    if side == Side::X2 { " and x2_format is not FRACTAL_NZ" } else { "" }
+                    if side == Side::X2 {
+                        " and x2_format is not FRACTAL_NZ"
+                    } else {
+                        ""
+                    }
                 ))
             }
         }
@@ -177,11 +196,16 @@ fn shape_allows(rule: Rule, side: Side, input: &TensorInfo, target: &Target, nz:
 
 /// Whether a reshape on the scale path of `side` is equivalent to the data transpose
 /// (seed 001 §3.3), and under which condition.
-fn reshape_equivalent(reshape: Op, data_input: &TensorInfo, dynamic: bool) -> Result<&'static str, String> {
+fn reshape_equivalent(
+    reshape: Op,
+    data_input: &TensorInfo,
+    dynamic: bool,
+) -> Result<&'static str, String> {
     if dynamic {
         return Ok("dynamic shape");
     }
-    let last_two_have_1 = data_input.dim_from_back(0) == Some(1) || data_input.dim_from_back(1) == Some(1);
+    let last_two_have_1 =
+        data_input.dim_from_back(0) == Some(1) || data_input.dim_from_back(1) == Some(1);
     if last_two_have_1 {
         return Ok("condition A");
     }
@@ -198,7 +222,10 @@ fn reshape_equivalent(reshape: Op, data_input: &TensorInfo, dynamic: bool) -> Re
     if mx {
         Ok("condition B")
     } else {
-        Err("the scale reshape is not equivalent to the transpose (neither condition A nor B)".into())
+        Err(
+            "the scale reshape is not equivalent to the transpose (neither condition A nor B)"
+                .into(),
+        )
     }
 }
 
@@ -209,7 +236,10 @@ fn bitcast_usable(bitcast: Op) -> Result<(), String> {
         return Err("bitcast has no ranked tensor types".into());
     };
     if i.elem.bits() != o.elem.bits() {
-        return Err(format!("bitcast {} -> {} changes the element width", i.elem, o.elem));
+        return Err(format!(
+            "bitcast {} -> {} changes the element width",
+            i.elem, o.elem
+        ));
     }
     if bitcast.result(0).use_count() != 1 {
         return Err("bitcast has other users".into());
@@ -278,9 +308,20 @@ fn fold(q: Op, context: &PassContext, rule: Rule) {
         report.skipped(pattern, q, "x1 and x2 must both have rank >= 2");
         return;
     }
-    for (what, t, allowed) in [("x1", &x1, QUANT_INPUT_TYPES), ("x2", &x2, QUANT_INPUT_TYPES), ("output", &out, QUANT_OUTPUT_TYPES)] {
+    for (what, t, allowed) in [
+        ("x1", &x1, QUANT_INPUT_TYPES),
+        ("x2", &x2, QUANT_INPUT_TYPES),
+        ("output", &out, QUANT_OUTPUT_TYPES),
+    ] {
         if !allowed.contains(&t.elem) {
-            report.skipped(pattern, q, format!("{what} element type {} is not supported by the rule", t.elem));
+            report.skipped(
+                pattern,
+                q,
+                format!(
+                    "{what} element type {} is not supported by the rule",
+                    t.elem
+                ),
+            );
             return;
         }
     }
@@ -288,7 +329,10 @@ fn fold(q: Op, context: &PassContext, rule: Rule) {
         report.skipped(
             pattern,
             q,
-            format!("limit rule does nothing on {} (bf16 L1->BT move: the normal rule folds)", context.target.name),
+            format!(
+                "limit rule does nothing on {} (bf16 L1->BT move: the normal rule folds)",
+                context.target.name
+            ),
         );
         return;
     }
@@ -321,7 +365,9 @@ fn fold(q: Op, context: &PassContext, rule: Rule) {
         }
         // The scale side folds only with its data side.
         let mut scale_note = String::from("no scale transform");
-        let scale_path = ins.get(side.scale_slot()).and_then(|v| find_on_path(v, &is_scale_transform));
+        let scale_path = ins
+            .get(side.scale_slot())
+            .and_then(|v| find_on_path(v, &is_scale_transform));
         let mut scale_fold = None;
         if let Some(sp) = scale_path {
             let equivalent = if sp.transform.is("dit.transpose") {
@@ -332,10 +378,16 @@ fn fold(q: Op, context: &PassContext, rule: Rule) {
             let usable = sp.bitcast.map_or(Ok(()), bitcast_usable);
             match (equivalent, usable) {
                 (Ok(how), Ok(())) => {
-                    scale_note = format!("{} {} bypassed ({how})", side.scale_slot(), sp.transform.name());
+                    scale_note = format!(
+                        "{} {} bypassed ({how})",
+                        side.scale_slot(),
+                        sp.transform.name()
+                    );
                     scale_fold = Some(sp);
                 }
-                (Err(why), _) | (_, Err(why)) => scale_note = format!("{} kept: {why}", side.scale_slot()),
+                (Err(why), _) | (_, Err(why)) => {
+                    scale_note = format!("{} kept: {why}", side.scale_slot())
+                }
             }
         }
         let (Some(data_index), flag) = (ins.index_of(side.data_slot()), side.flag_attr()) else {
@@ -353,7 +405,11 @@ fn fold(q: Op, context: &PassContext, rule: Rule) {
             format!(
                 "{}: transpose{} bypassed, {flag} {was} -> {}; {scale_note}",
                 side.data_slot(),
-                if path.bitcast.is_some() { " (through a bitcast)" } else { "" },
+                if path.bitcast.is_some() {
+                    " (through a bitcast)"
+                } else {
+                    ""
+                },
                 !was
             ),
         );

@@ -6,13 +6,18 @@ pub mod dit_cse;
 pub mod dit_dce;
 pub mod dit_fold_transpose_quant_matmul;
 pub mod dit_fold_transpose_quant_matmul_limit;
+pub mod dit_fuse_patterns;
 pub mod dit_verify;
+pub mod fusion;
+pub mod native;
+pub mod pdl;
 pub mod pipeline;
 pub mod registry;
 pub mod report;
 
 pub use pipeline::{parse_pipeline, run_pipeline, PipelineError, PipelineOptions, PipelineStep};
 pub use registry::{
-    lookup, passes_markdown, DitPass, NamedPipeline, PassContext, PassFailed, PassInfo, PASSES, PIPELINES,
+    lookup, passes_markdown, DitPass, NamedPipeline, PassContext, PassFailed, PassInfo, PASSES,
+    PIPELINES,
 };
 pub use report::{count_kernels, FusionReport, ReportSummary};

@@ -104,8 +104,8 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
                             format!("pass option '{item}' must be written name=value"),
                         )
                     })?;
-                    if !info.options.iter().any(|o| o.name == key) {
-                        let known: Vec<_> = info.options.iter().map(|o| o.name).collect();
+                    if !(info.options)().iter().any(|o| o.name == key) {
+                        let known: Vec<_> = (info.options)().iter().map(|o| o.name).collect();
                         return Err(err(
                             offset + at,
                             format!(

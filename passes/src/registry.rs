@@ -1,7 +1,7 @@
 //! The pass registry: one table from which dit-opt's flags, `--help`, `--list-passes` and
 //! docs/Passes.md are generated. Adding a pass means adding one entry here.
 
-use crate::report::FusionReport;
+use crate::{fusion::FusionSwitches, report::FusionReport};
 use dit_dialect::{ir::Op, Target};
 
 /// What every pass run gets besides the module.
@@ -11,6 +11,8 @@ pub struct PassContext {
     pub target: &'static Target,
     /// Where rewrite passes record what they applied and skipped.
     pub report: FusionReport,
+    /// The fusion switches of the run (`--fuse`, `--no-fuse`, `--fusion-config`).
+    pub switches: FusionSwitches,
 }
 
 /// A pass failed; what went wrong has already been reported as located diagnostics.
@@ -43,10 +45,15 @@ pub struct PassInfo {
     pub summary: &'static str,
     /// Longer text for docs/Passes.md.
     pub description: &'static str,
-    pub options: &'static [PassOptionInfo],
+    /// The options it takes in a pipeline.
+    pub options: fn() -> Vec<PassOptionInfo>,
     /// Whether the dit verifier runs after the pass (not after `dit-verify` itself).
     pub verify_after: bool,
     pub create: PassFactory,
+}
+
+fn no_options() -> Vec<PassOptionInfo> {
+    Vec::new()
 }
 
 /// Every pass, in the order `--list-passes` shows them.
@@ -60,7 +67,7 @@ kinds of optional attributes, operand segments, and static shape rules (contract
 broadcasting, permutations, split sizes, element counts, even split dims). Each violation is an \
 error at the op's location naming the op and the rule. The same verifier also runs after parsing \
 and after every other pass.",
-        options: &[],
+        options: no_options,
         verify_after: false,
         create: |_| Ok(Box::new(crate::dit_verify::Verify)),
     },
@@ -72,7 +79,7 @@ and after every other pass.",
 and upstream dead-code elimination keeps them. This pass erases every unused dit op and \
 `arith.constant`, innermost regions first and each block from the back, so whole dead chains go \
 in one run. `dit.opaque` (unknown semantics) and dit.fused regions containing one are kept.",
-        options: &[],
+        options: no_options,
         verify_after: true,
         create: |_| Ok(Box::new(crate::dit_dce::Dce)),
     },
@@ -84,21 +91,36 @@ in one run. `dit.opaque` (unknown semantics) and dit.fused regions containing on
 types compute the same value; the later one is replaced by the earlier. Works block by block; \
 each region starts a fresh scope (dit.fused bodies are isolated from above). Region-holding ops \
 and `dit.opaque` are never merged.",
-        options: &[],
+        options: no_options,
         verify_after: true,
         create: |_| Ok(Box::new(crate::dit_cse::Cse)),
     },
     PassInfo {
         flag: "dit-canonicalize",
-        summary: "Fold shape no-ops, then CSE and DCE, to a fixed point",
+        summary: "Fold shape no-ops, put constants right of add/mul, then CSE and DCE, to a fixed point",
         description:
             "Folds reshape∘reshape into one reshape, identity reshapes/broadcasts/casts/bitcasts \
 (result type equals input type) into their input, identity transposes into their input, \
 transpose∘transpose into one transpose with the composed permutation (or nothing), and \
-bitcast∘bitcast into one bitcast; then runs dit-cse and dit-dce, repeating until nothing changes.",
-        options: &[],
+bitcast∘bitcast into one bitcast, and moves a constant lhs of dit.add / dit.mul to the right \
+(MLIR's canonical operand order, which the fusion patterns rely on); then runs dit-cse and \
+dit-dce, repeating until nothing changes.",
+        options: no_options,
         verify_after: true,
         create: |_| Ok(Box::new(crate::dit_canonicalize::Canonicalize::default())),
+    },
+    PassInfo {
+        flag: "dit-fuse-patterns",
+        summary: "Apply the PDL fusion patterns whose switches are on",
+        description: "Runs the patterns of passes/patterns/*.pdll (compiled to PDL at build time by \
+mlir-pdll) through MLIR's PDL interpreter and greedy rewrite driver, with native constraints and \
+rewrites written in Rust (passes/src/native.rs). Each pattern belongs to one fusion switch (seed \
+000 §3.7 plus the baseline raisings); the switches come from --fuse / --no-fuse / \
+--fusion-config and can be overridden per run as pass options. Every rewrite, and every skip \
+with its reason, goes to the fusion report.",
+        options: crate::dit_fuse_patterns::options,
+        verify_after: true,
+        create: |options| Ok(Box::new(crate::dit_fuse_patterns::FusePatterns::from_options(options)?)),
     },
     PassInfo {
         flag: "dit-fold-transpose-quant-matmul",
@@ -115,7 +137,7 @@ have a 1; condition B: f8E8M0FNU rank-3 scale with its first two dims swapped an
 dynamic shapes: accepted). On a target with mixed s8s4 Cube input, a quant_matmul with any \
 transform->bitcast input is left alone. Bypassed ops are erased only when nothing else uses them. \
 Every fold and refusal goes to the fusion report.",
-        options: &[],
+        options: no_options,
         verify_after: true,
         create: |_| Ok(Box::new(crate::dit_fold_transpose_quant_matmul::FoldTransposeQuantMatmul)),
     },
@@ -126,7 +148,7 @@ Every fold and refusal goes to the fusion report.",
 dit-fold-transpose-quant-matmul, for the inputs the normal rule refuses on targets without the bf16 \
 L1->BT move. A side folds only if 0 < outer <= 65535 and inner > 65535, both static (also for \
 FRACTAL_NZ). On a target with the bf16 L1->BT move it does nothing.",
-        options: &[],
+        options: no_options,
         verify_after: true,
         create: |_| Ok(Box::new(crate::dit_fold_transpose_quant_matmul_limit::FoldTransposeQuantMatmulLimit)),
     },
@@ -146,7 +168,12 @@ pub struct NamedPipeline {
 pub static PIPELINES: &[NamedPipeline] = &[NamedPipeline {
     flag: "fuse-all",
     summary: "Run every fusion with its default switches, in priority order",
-    passes: &["dit-fold-transpose-quant-matmul", "dit-fold-transpose-quant-matmul-limit"],
+    passes: &[
+        "dit-fold-transpose-quant-matmul",
+        "dit-fold-transpose-quant-matmul-limit",
+        "dit-fuse-patterns",
+        "dit-canonicalize",
+    ],
 }];
 
 /// The registered pass with this flag.
@@ -167,9 +194,10 @@ a test fails when this file is stale. -->\n\nEvery pass runs as `dit-opt --<flag
             "\n## `--{}`\n\n{}.\n\n{}\n",
             p.flag, p.summary, p.description
         ));
-        if !p.options.is_empty() {
+        let options = (p.options)();
+        if !options.is_empty() {
             out.push_str("\n| option | default | meaning |\n|---|---|---|\n");
-            for o in p.options {
+            for o in options {
                 out.push_str(&format!(
                     "| `{}` | `{}` | {} |\n",
                     o.name, o.default, o.help
@@ -205,9 +233,17 @@ mod tests {
     fn pipelines_name_registered_passes() {
         for p in PIPELINES {
             for flag in p.passes {
-                assert!(lookup(flag).is_some(), "{} names unknown pass {flag}", p.flag);
+                assert!(
+                    lookup(flag).is_some(),
+                    "{} names unknown pass {flag}",
+                    p.flag
+                );
             }
-            assert!(lookup(p.flag).is_none(), "{} clashes with a pass flag", p.flag);
+            assert!(
+                lookup(p.flag).is_none(),
+                "{} clashes with a pass flag",
+                p.flag
+            );
         }
     }
 

@@ -39,7 +39,12 @@ impl FusionReport {
 
     fn push(&self, pattern: &'static str, applied: bool, op: Op, detail: String) {
         let point = file_line_col(op.location().to_raw());
-        self.events.borrow_mut().push(FusionEvent { pattern, applied, point, detail });
+        self.events.borrow_mut().push(FusionEvent {
+            pattern,
+            applied,
+            point,
+            detail,
+        });
     }
 
     /// Every event so far, in order.
@@ -101,7 +106,10 @@ impl ReportSummary {
         for e in events {
             let entry = patterns.entry(e.pattern).or_default();
             entry.match_times += 1;
-            let line = ReportEntry { location: locate(&e.point), detail: e.detail.clone() };
+            let line = ReportEntry {
+                location: locate(&e.point),
+                detail: e.detail.clone(),
+            };
             if e.applied {
                 entry.effect_times += 1;
                 entry.applied.push(line);
@@ -109,7 +117,11 @@ impl ReportSummary {
                 entry.skipped.push(line);
             }
         }
-        Self { patterns, kernels_before, kernels_after }
+        Self {
+            patterns,
+            kernels_before,
+            kernels_after,
+        }
     }
 
     /// The text form: per pattern its counts, then one located line per decision.
@@ -129,7 +141,10 @@ impl ReportSummary {
                 out.push_str(&format!("    skipped at {}: {}\n", s.location, s.detail));
             }
         }
-        out.push_str(&format!("kernels: {} before, {} after\n", self.kernels_before, self.kernels_after));
+        out.push_str(&format!(
+            "kernels: {} before, {} after\n",
+            self.kernels_before, self.kernels_after
+        ));
         out
     }
 

@@ -4,7 +4,8 @@ use crate::{ir::Op, IRDL_SOURCE};
 use melior::{dialect::DialectRegistry, ir::Module, Context};
 use mlir_sys::{
     mlirDialectHandleInsertDialect, mlirGetDialectHandle__arith__, mlirGetDialectHandle__func__,
-    mlirGetDialectHandle__irdl__, mlirLoadIRDLDialects,
+    mlirGetDialectHandle__irdl__, mlirGetDialectHandle__pdl__, mlirGetDialectHandle__pdl_interp__,
+    mlirLoadIRDLDialects,
 };
 
 /// Failures while setting up the dialect itself (not user input errors).
@@ -18,7 +19,7 @@ pub enum DialectError {
     IrdlLoad,
 }
 
-/// Creates a context that knows `builtin`, `func`, `arith` and `dit`.
+/// Creates a context that knows `builtin`, `func`, `arith`, `pdl`, `pdl_interp` and `dit`.
 ///
 /// Threading is off: every pass runs on the whole module, and a thread pool only costs
 /// start-up time for the graph sizes dit handles.
@@ -30,6 +31,9 @@ pub fn new_context() -> Result<Context, DialectError> {
             mlirGetDialectHandle__func__(),
             mlirGetDialectHandle__arith__(),
             mlirGetDialectHandle__irdl__(),
+            // PDL patterns are parsed into the same context and run by its interpreter.
+            mlirGetDialectHandle__pdl__(),
+            mlirGetDialectHandle__pdl_interp__(),
         ] {
             mlirDialectHandleInsertDialect(handle, registry.to_raw());
         }

@@ -390,8 +390,11 @@ impl Val {
         // SAFETY: both values are alive; the new type is uniqued in their context.
         unsafe {
             let element = mlirShapedTypeGetElementType(mlirValueGetType(like.0));
-            let null_encoding = MlirAttribute { ptr: std::ptr::null() };
-            let ty = mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element, null_encoding);
+            let null_encoding = MlirAttribute {
+                ptr: std::ptr::null(),
+            };
+            let ty =
+                mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element, null_encoding);
             mlirValueSetType(self.0, ty);
         }
     }

@@ -118,8 +118,10 @@ impl Target {
     /// Reads a target file. The target lives for the rest of the process (a tool reads at
     /// most one), which lets every pass hold `&'static Target` as for the built-in ones.
     pub fn load(path: &std::path::Path) -> Result<&'static Target, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let file: TargetFile = toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let file: TargetFile =
+            toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
         let mut target = Self::lookup(&file.base)?.clone();
         let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
         target.name = leak(file.name);
@@ -157,12 +159,22 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("dit-target-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let good = dir.join("s8s4.toml");
-        std::fs::write(&good, "name = \"a2-s8s4\"\nbase = \"ascend910b\"\nmmad_s8s4 = true\n").unwrap();
+        std::fs::write(
+            &good,
+            "name = \"a2-s8s4\"\nbase = \"ascend910b\"\nmmad_s8s4 = true\n",
+        )
+        .unwrap();
         let t = Target::resolve(good.to_str().unwrap()).unwrap();
         assert!(t.mmad_s8s4 && !t.bf16_l1_to_bt && t.name == "a2-s8s4");
         let bad = dir.join("bad.toml");
-        std::fs::write(&bad, "name = \"x\"\nbase = \"ascend910b\"\nwarp_size = 32\n").unwrap();
-        assert!(Target::resolve(bad.to_str().unwrap()).unwrap_err().contains("warp_size"));
+        std::fs::write(
+            &bad,
+            "name = \"x\"\nbase = \"ascend910b\"\nwarp_size = 32\n",
+        )
+        .unwrap();
+        assert!(Target::resolve(bad.to_str().unwrap())
+            .unwrap_err()
+            .contains("warp_size"));
         let _ = std::fs::remove_dir_all(dir);
     }
 }

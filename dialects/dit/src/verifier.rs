@@ -958,7 +958,10 @@ fn is_vector_of(t: &TensorInfo, len: Dim) -> bool {
     let fits = |d: Dim| d == Some(1) || dims_compatible(d, len);
     match t.rank() {
         1 => fits(t.shape[0]),
-        2 => (t.shape[0] == Some(1) && fits(t.shape[1])) || (t.shape[1] == Some(1) && fits(t.shape[0])),
+        2 => {
+            (t.shape[0] == Some(1) && fits(t.shape[1]))
+                || (t.shape[1] == Some(1) && fits(t.shape[0]))
+        }
         _ => false,
     }
 }
@@ -1047,7 +1050,12 @@ fn quant_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
                 m = shape_string(&[m]),
             );
         }
-        elem_in(&p, &[Elem::F32, Elem::F8E8M0FNU], "pertoken_scale", "quant.scale-type")?;
+        elem_in(
+            &p,
+            &[Elem::F32, Elem::F8E8M0FNU],
+            "pertoken_scale",
+            "quant.scale-type",
+        )?;
     }
     shape_is(&outs[0], &expected, "result")
 }

@@ -23,6 +23,12 @@ pub struct Options {
     pub target: String,
     /// `--fusion-report=text|json`.
     pub fusion_report: Option<String>,
+    /// `--fuse=a,b`: only these fusions.
+    pub fuse: Option<String>,
+    /// `--no-fuse=x,y`: not these fusions.
+    pub no_fuse: Option<String>,
+    /// `--fusion-config=FILE.toml`.
+    pub fusion_config: Option<String>,
 }
 
 /// The clap command. Pass flags come from the registry.
@@ -95,6 +101,22 @@ pub fn command() -> Command {
             .value_parser(["text", "json"])
             .help("Print what each fusion matched, applied and skipped (with reasons), and the kernel counts (stderr)"),
     );
+    cmd = cmd
+        .arg(Arg::new("fuse").long("fuse").value_name("LIST").help(
+            "Only these fusion switches, e.g. gelu_mul,swiglu (the enable_ prefix is optional)",
+        ))
+        .arg(
+            Arg::new("no-fuse")
+                .long("no-fuse")
+                .value_name("LIST")
+                .help("Turn these fusion switches off"),
+        )
+        .arg(
+            Arg::new("fusion-config")
+                .long("fusion-config")
+                .value_name("FILE")
+                .help("A TOML file of fusion switches (enable_gelu_mul = false, ...)"),
+        );
     for pipeline in PIPELINES {
         cmd = cmd.arg(flag(pipeline.flag, pipeline.summary));
     }
@@ -159,6 +181,9 @@ pub fn options(m: &ArgMatches) -> Options {
         print_passes_doc: m.get_flag("print-passes-doc"),
         target: m.get_one::<String>("target").cloned().unwrap_or_default(),
         fusion_report: m.get_one::<String>("fusion-report").cloned(),
+        fuse: m.get_one::<String>("fuse").cloned(),
+        no_fuse: m.get_one::<String>("no-fuse").cloned(),
+        fusion_config: m.get_one::<String>("fusion-config").cloned(),
     }
 }
 
@@ -167,12 +192,17 @@ pub fn list_passes() -> String {
     let width = PASSES.iter().map(|p| p.flag.len()).max().unwrap_or(0) + 2;
     let mut out = String::from("Available pipelines:\n");
     for p in PIPELINES {
-        out.push_str(&format!("  --{:<width$}{} ({})\n", p.flag, p.summary, p.passes.join(", ")));
+        out.push_str(&format!(
+            "  --{:<width$}{} ({})\n",
+            p.flag,
+            p.summary,
+            p.passes.join(", ")
+        ));
     }
     out.push_str("Available passes:\n");
     for p in PASSES {
         out.push_str(&format!("  --{:<width$}{}\n", p.flag, p.summary));
-        for o in p.options {
+        for o in (p.options)() {
             out.push_str(&format!("      {}={} : {}\n", o.name, o.default, o.help));
         }
     }

@@ -7,7 +7,9 @@ use dit_dialect::{
     ir::{Op, PrintOptions},
     verifier, Target,
 };
-use dit_passes::{count_kernels, FusionReport, PassContext, PipelineOptions, PipelineStep, ReportSummary};
+use dit_passes::{
+    count_kernels, FusionReport, PassContext, PipelineOptions, PipelineStep, ReportSummary,
+};
 use melior::{
     ir::{operation::OperationLike, Module},
     Context,
@@ -19,6 +21,7 @@ pub struct Session<'a> {
     pub sink: DiagnosticSink,
     pub steps: Vec<PipelineStep>,
     pub target: &'static Target,
+    pub switches: dit_passes::fusion::FusionSwitches,
     pub options: &'a Options,
 }
 
@@ -85,6 +88,7 @@ impl Session<'_> {
         let pipeline = PipelineOptions {
             context: PassContext {
                 report: report.clone(),
+                switches: self.switches.clone(),
                 target: self.target,
             },
             print_ir_after_all: self.options.print_ir_after_all,
@@ -110,8 +114,17 @@ impl Session<'_> {
                 }
                 None => self.sink.buffer().display_name,
             };
-            let summary = ReportSummary::new(&report.events(), kernels_before, count_kernels(root), &locate);
-            let text = if format == "json" { summary.json() } else { summary.text() };
+            let summary = ReportSummary::new(
+                &report.events(),
+                kernels_before,
+                count_kernels(root),
+                &locate,
+            );
+            let text = if format == "json" {
+                summary.json()
+            } else {
+                summary.text()
+            };
             crate::report!("{}", text.trim_end());
         }
         let print = PrintOptions {

@@ -21,6 +21,7 @@ fn emit_stdout(text: &str) {
 }
 
 use dit_dialect::{diagnostics::DiagnosticSink, Target};
+use dit_passes::fusion::FusionSwitches;
 use std::{
     io::{Read, Write},
     process::ExitCode,
@@ -64,6 +65,29 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// The fusion switches: defaults, or `--fuse`'s list; then the config file; then `--no-fuse`.
+fn fusion_switches(options: &cli::Options) -> Result<FusionSwitches, String> {
+    let mut switches = match &options.fuse {
+        Some(list) => {
+            FusionSwitches::only(list).map_err(|e| format!("<command line>: error: --fuse: {e}"))?
+        }
+        None => FusionSwitches::default(),
+    };
+    if let Some(path) = &options.fusion_config {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{path}: error: cannot read fusion config: {e}"))?;
+        switches
+            .apply_toml(&text)
+            .map_err(|e| format!("{path}:{e}").replacen(": ", ": error: ", 1))?;
+    }
+    if let Some(list) = &options.no_fuse {
+        switches
+            .disable(list)
+            .map_err(|e| format!("<command line>: error: --no-fuse: {e}"))?;
+    }
+    Ok(switches)
+}
+
 fn run(options: &cli::Options) -> ExitCode {
     if options.list_passes {
         emit_stdout(&cli::list_passes());
@@ -102,12 +126,16 @@ fn run(options: &cli::Options) -> ExitCode {
             })
             .collect(),
     };
+    let switches = match fusion_switches(options) {
+        Ok(s) => s,
+        Err(message) => return fail(message),
+    };
     let context = match dit_dialect::new_context() {
         Ok(c) => c,
         Err(e) => return fail(format!("<dit-opt>: error: {e}")),
     };
     if options.show_dialects {
-        emit_stdout("Available Dialects: arith, builtin, dit, func, irdl\n");
+        emit_stdout("Available Dialects: arith, builtin, dit, func, irdl, pdl, pdl_interp\n");
         return ExitCode::SUCCESS;
     }
     let (sink, _handler) = DiagnosticSink::attach(&context);
@@ -138,6 +166,7 @@ fn run(options: &cli::Options) -> ExitCode {
         sink,
         steps,
         target,
+        switches,
         options,
     };
     let (output, ok) = session.run(&display_name, &text);
