@@ -32,9 +32,19 @@ impl FusionReport {
         self.push(pattern, true, op, detail.into());
     }
 
-    /// Records that `pattern` matched at `op` but did not rewrite, and why.
+    /// Records that `pattern` matched at `op` but did not rewrite, and why. A pattern driver
+    /// may look at the same match more than once: the same skip is recorded once.
     pub fn skipped(&self, pattern: &'static str, op: Op, reason: impl Into<String>) {
-        self.push(pattern, false, op, reason.into());
+        let reason = reason.into();
+        let point = file_line_col(op.location().to_raw());
+        let seen = self
+            .events
+            .borrow()
+            .iter()
+            .any(|e| !e.applied && e.pattern == pattern && e.point == point && e.detail == reason);
+        if !seen {
+            self.push(pattern, false, op, reason);
+        }
     }
 
     fn push(&self, pattern: &'static str, applied: bool, op: Op, detail: String) {

@@ -363,8 +363,8 @@ func.func @limit_batch_perm_no_fold(%a: tensor<2x4x128xi8>, %w: tensor<128x2x700
 // A2: %[[Q:.*]] = "dit.quant_matmul"(%arg0, %arg1, %arg2) {{.*}}transpose_x1 = false, transpose_x2 = true
 // A2: return %[[Q]], %[[T]]
 // A5: %[[T:.*]] = "dit.transpose"(%arg1)
-// A5: "dit.quant_matmul"(%arg0, %[[T]], %arg2)
-// CHECK: return
+// A5: "dit.quant_matmul"(%arg0, %[[T]], %arg2) {{.*}}transpose_x1 = false, transpose_x2 = false
+// A5: return
 func.func @limit_transpose_second_user(%a: tensor<4x128xi8>, %w: tensor<70000x128xi8>, %s: tensor<70000xf32>) -> (tensor<4x70000xf16>, tensor<128x70000xi8>) {
   %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<70000x128xi8>) -> tensor<128x70000xi8>
   %r = "dit.quant_matmul"(%a, %t, %s) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x128xi8>, tensor<128x70000xi8>, tensor<70000xf32>) -> tensor<4x70000xf16>
@@ -404,4 +404,36 @@ func.func @limit_two_bitcasts(%a: tensor<4x128xf8E5M2>, %w: tensor<70000x128xi8>
   %b2 = "dit.bitcast"(%b1) : (tensor<128x70000xf8E4M3FN>) -> tensor<128x70000xf8E5M2>
   %r = "dit.quant_matmul"(%a, %b2, %s) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x128xf8E5M2>, tensor<128x70000xf8E5M2>, tensor<70000xf32>) -> tensor<4x70000xbf16>
   return %r : tensor<4x70000xbf16>
+}
+
+// -----
+
+// A dynamic batch dim is neither outer nor inner: x2 [?, 128, 70000] still qualifies.
+// CHECK-LABEL: func.func @limit_dynamic_batch
+// A2-NOT: "dit.transpose"
+// A2: "dit.quant_matmul"(%arg0, %arg1, %arg2) {{.*}}transpose_x1 = false, transpose_x2 = true
+// A2-SAME: : (tensor<?x4x128xi8>, tensor<?x70000x128xi8>, tensor<70000xf32>) -> tensor<?x4x70000xf16>
+// A5: "dit.transpose"(%arg1)
+// CHECK: return
+func.func @limit_dynamic_batch(%a: tensor<?x4x128xi8>, %w: tensor<?x70000x128xi8>, %s: tensor<70000xf32>) -> tensor<?x4x70000xf16> {
+  %t = "dit.transpose"(%w) {perm = array<i64: 0, 2, 1>} : (tensor<?x70000x128xi8>) -> tensor<?x128x70000xi8>
+  %r = "dit.quant_matmul"(%a, %t, %s) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<?x4x128xi8>, tensor<?x128x70000xi8>, tensor<70000xf32>) -> tensor<?x4x70000xf16>
+  return %r : tensor<?x4x70000xf16>
+}
+
+// -----
+
+// A scale reshape that is no transpose ([2, 35000] -> [1, 70000], condition A holds) must not
+// be bypassed (the quant_matmul would get a [2, 35000] scale); x2 still folds on A2/A3.
+// CHECK-LABEL: func.func @limit_scale_reshape_not_a_transpose
+// A2: %[[RS:.*]] = "dit.reshape"(%arg2) : (tensor<2x35000xf32>) -> tensor<1x70000xf32>
+// A2-NOT: "dit.transpose"
+// A2: "dit.quant_matmul"(%arg0, %arg1, %[[RS]]) {{.*}}transpose_x1 = false, transpose_x2 = true
+// A5: "dit.transpose"(%arg1)
+// CHECK: return
+func.func @limit_scale_reshape_not_a_transpose(%a: tensor<4x1xi8>, %w: tensor<70000x1xi8>, %s: tensor<2x35000xf32>) -> tensor<4x70000xf16> {
+  %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<70000x1xi8>) -> tensor<1x70000xi8>
+  %rs = "dit.reshape"(%s) : (tensor<2x35000xf32>) -> tensor<1x70000xf32>
+  %r = "dit.quant_matmul"(%a, %t, %rs) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x1xi8>, tensor<1x70000xi8>, tensor<1x70000xf32>) -> tensor<4x70000xf16>
+  return %r : tensor<4x70000xf16>
 }

@@ -1189,7 +1189,7 @@ func.func @bitcast_other_user_no_fold(%a: tensor<4x64xf8E4M3FN>, %w: tensor<128x
 // S4: %[[T:.*]] = "dit.transpose"(%arg1)
 // S4: %[[B:.*]] = "dit.bitcast"(%[[T]])
 // S4: "dit.quant_matmul"(%arg0, %[[B]], %arg2) {{.*}}transpose_x1 = false, transpose_x2 = false
-// CHECK: return
+// S4: return
 func.func @bitcast_transpose_other_user(%a: tensor<4x64xf8E4M3FN>, %w: tensor<128x64xi8>, %s: tensor<128xf32>) -> (tensor<4x128xbf16>, tensor<64x128xi8>) {
   %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<128x64xi8>) -> tensor<64x128xi8>
   %b = "dit.bitcast"(%t) : (tensor<64x128xi8>) -> tensor<64x128xf8E4M3FN>
@@ -1233,4 +1233,159 @@ func.func @plain_bitcast_no_s8s4_skip(%a: tensor<64x4xf8E4M3FN>, %w: tensor<128x
   %b = "dit.bitcast"(%w) : (tensor<128x64xi8>) -> tensor<128x64xf8E4M3FN>
   %r = "dit.quant_matmul"(%t1, %b, %s) {transpose_x1 = false, transpose_x2 = true, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x64xf8E4M3FN>, tensor<128x64xf8E4M3FN>, tensor<128xf32>) -> tensor<4x128xbf16>
   return %r : tensor<4x128xbf16>
+}
+
+// -----
+
+// ===== more edges =====
+
+// A bitcast that changes the element width (i8 -> i4) is no plain reinterpretation of the same
+// elements: no fold.
+// CHECK-LABEL: func.func @bitcast_width_change_no_fold
+// CHECK: %[[T:.*]] = "dit.transpose"(%arg1)
+// CHECK: %[[B:.*]] = "dit.bitcast"(%[[T]]) : (tensor<64x128xi8>) -> tensor<64x256xi4>
+// CHECK: "dit.quant_matmul"(%arg0, %[[B]], %arg2) {{.*}}transpose_x1 = false, transpose_x2 = false
+func.func @bitcast_width_change_no_fold(%a: tensor<4x64xi4>, %w: tensor<128x64xi8>, %s: tensor<256xf32>) -> tensor<4x256xf16> {
+  %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<128x64xi8>) -> tensor<64x128xi8>
+  %b = "dit.bitcast"(%t) : (tensor<64x128xi8>) -> tensor<64x256xi4>
+  %r = "dit.quant_matmul"(%a, %b, %s) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x64xi4>, tensor<64x256xi4>, tensor<256xf32>) -> tensor<4x256xf16>
+  return %r : tensor<4x256xf16>
+}
+
+// -----
+
+// The scale bitcast has another user: the scale chain stays as it is; x2 still folds. On the
+// s8s4 target the scale's transpose -> bitcast connection keeps the whole node (section 3.2).
+// CHECK-LABEL: func.func @scale_bitcast_other_user
+// NOS4: %[[TS:.*]] = "dit.transpose"(%arg2)
+// NOS4: %[[B:.*]] = "dit.bitcast"(%[[TS]])
+// NOS4-NOT: "dit.transpose"
+// NOS4: %[[Q:.*]] = "dit.quant_matmul"(%arg0, %arg1, %[[B]]) {{.*}}transpose_x1 = false, transpose_x2 = false
+// NOS4: return %[[Q]], %[[B]]
+// S4-COUNT-2: "dit.transpose"
+// S4: "dit.quant_matmul"({{.*}}) {{.*}}transpose_x1 = false, transpose_x2 = true
+func.func @scale_bitcast_other_user(%a: tensor<4x64xi8>, %w: tensor<64x128xi8>, %s: tensor<128x1xi32>) -> (tensor<4x128xf16>, tensor<1x128xf32>) {
+  %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<64x128xi8>) -> tensor<128x64xi8>
+  %ts = "dit.transpose"(%s) {perm = array<i64: 1, 0>} : (tensor<128x1xi32>) -> tensor<1x128xi32>
+  %b = "dit.bitcast"(%ts) : (tensor<1x128xi32>) -> tensor<1x128xf32>
+  %r = "dit.quant_matmul"(%a, %t, %b) {transpose_x1 = false, transpose_x2 = true, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<1x128xf32>) -> tensor<4x128xf16>
+  return %r, %b : tensor<4x128xf16>, tensor<1x128xf32>
+}
+
+// -----
+
+// One transpose feeds both x1 and x2: both flags flip, the transpose goes.
+// CHECK-LABEL: func.func @same_transpose_both_sides
+// CHECK-NOT: "dit.transpose"
+// CHECK: "dit.quant_matmul"(%arg0, %arg0, %arg1) {{.*}}transpose_x1 = true, transpose_x2 = true
+func.func @same_transpose_both_sides(%a: tensor<64x64xi8>, %s: tensor<64xf32>) -> tensor<64x64xf16> {
+  %t = "dit.transpose"(%a) {perm = array<i64: 1, 0>} : (tensor<64x64xi8>) -> tensor<64x64xi8>
+  %r = "dit.quant_matmul"(%t, %t, %s) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<64x64xi8>, tensor<64x64xi8>, tensor<64xf32>) -> tensor<64x64xf16>
+  return %r : tensor<64x64xf16>
+}
+
+// -----
+
+// transpose -> reshape -> x2: the data input is a reshape; nothing folds.
+// CHECK-LABEL: func.func @transpose_then_reshape_no_trigger
+// CHECK: %[[T:.*]] = "dit.transpose"(%arg1)
+// CHECK: %[[R:.*]] = "dit.reshape"(%[[T]])
+// CHECK: "dit.quant_matmul"(%arg0, %[[R]], %arg2) {{.*}}transpose_x1 = false, transpose_x2 = true
+func.func @transpose_then_reshape_no_trigger(%a: tensor<4x64xi8>, %w: tensor<64x2x64xi8>, %s: tensor<128xf32>) -> tensor<4x128xf16> {
+  %t = "dit.transpose"(%w) {perm = array<i64: 1, 0, 2>} : (tensor<64x2x64xi8>) -> tensor<2x64x64xi8>
+  %rs = "dit.reshape"(%t) : (tensor<2x64x64xi8>) -> tensor<128x64xi8>
+  %r = "dit.quant_matmul"(%a, %rs, %s) {transpose_x1 = false, transpose_x2 = true, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<128xf32>) -> tensor<4x128xf16>
+  return %r : tensor<4x128xf16>
+}
+
+// -----
+
+// A dynamic batch dim does not make a static outer dim dynamic: x2 outer 65536 stays on A2/A3.
+// CHECK-LABEL: func.func @dynamic_batch_outer_65536
+// A2: %[[T:.*]] = "dit.transpose"(%arg1)
+// A2: "dit.quant_matmul"(%arg0, %[[T]], %arg2) {{.*}}transpose_x1 = false, transpose_x2 = false
+// A5-NOT: "dit.transpose"
+// A5: "dit.quant_matmul"(%arg0, %arg1, %arg2) {{.*}}transpose_x1 = false, transpose_x2 = true
+// CHECK: return
+func.func @dynamic_batch_outer_65536(%a: tensor<?x4x65536xi8>, %w: tensor<?x128x65536xi8>, %s: tensor<128xf32>) -> tensor<?x4x128xf16> {
+  %t = "dit.transpose"(%w) {perm = array<i64: 0, 2, 1>} : (tensor<?x128x65536xi8>) -> tensor<?x65536x128xi8>
+  %r = "dit.quant_matmul"(%a, %t, %s) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<?x4x65536xi8>, tensor<?x65536x128xi8>, tensor<128xf32>) -> tensor<?x4x128xf16>
+  return %r : tensor<?x4x128xf16>
+}
+
+// -----
+
+// A dynamic batch dim of x1 makes the scale-reshape check dynamic (section 2.8): accepted.
+// CHECK-LABEL: func.func @dynamic_batch_scale_reshape
+// CHECK-NOT: "dit.transpose"
+// CHECK-NOT: "dit.reshape"
+// CHECK: "dit.quant_matmul"(%arg0, %arg1, %arg2) {{.*}}transpose_x1 = false, transpose_x2 = true
+// CHECK-SAME: : (tensor<?x4x64xi8>, tensor<128x64xi8>, tensor<128x1xf32>) -> tensor<?x4x128xf16>
+func.func @dynamic_batch_scale_reshape(%a: tensor<?x4x64xi8>, %w: tensor<128x64xi8>, %s: tensor<128x1xf32>) -> tensor<?x4x128xf16> {
+  %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<128x64xi8>) -> tensor<64x128xi8>
+  %rs = "dit.reshape"(%s) : (tensor<128x1xf32>) -> tensor<1x128xf32>
+  %r = "dit.quant_matmul"(%a, %t, %rs) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<?x4x64xi8>, tensor<64x128xi8>, tensor<1x128xf32>) -> tensor<?x4x128xf16>
+  return %r : tensor<?x4x128xf16>
+}
+
+// -----
+
+// Condition A on a 3-D x1 [2, 4, 1]: the pertoken_scale reshape goes with the x1 transpose.
+// CHECK-LABEL: func.func @condition_a_batched
+// CHECK-NOT: "dit.transpose"
+// CHECK-NOT: "dit.reshape"
+// CHECK: "dit.quant_matmul"(%arg0, %arg1, %arg2, %arg3) {{.*}}transpose_x1 = true, transpose_x2 = false
+func.func @condition_a_batched(%a: tensor<2x1x4xi8>, %w: tensor<2x1x128xi8>, %s: tensor<128xf32>, %p: tensor<1x4xf32>) -> tensor<2x4x128xf16> {
+  %t = "dit.transpose"(%a) {perm = array<i64: 0, 2, 1>} : (tensor<2x1x4xi8>) -> tensor<2x4x1xi8>
+  %rp = "dit.reshape"(%p) : (tensor<1x4xf32>) -> tensor<4x1xf32>
+  %r = "dit.quant_matmul"(%t, %w, %s, %rp) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1>} : (tensor<2x4x1xi8>, tensor<2x1x128xi8>, tensor<128xf32>, tensor<4x1xf32>) -> tensor<2x4x128xf16>
+  return %r : tensor<2x4x128xf16>
+}
+
+// -----
+
+// ===== scale reshapes that are no transpose: must not be bypassed =====
+// Section 3.3: "满足表中的形状条件后仍须保证Reshape与所需的scale转置等价" -- the shape
+// conditions are necessary, not sufficient. Bypassing a reshape from [2, 64] would hand the
+// quant_matmul a [2, 64] scale, which the verifier rejects (dit-opt then fails on a valid
+// input). The reshape must stay; the data side still folds.
+
+// Static, condition A holds (x2 = [1, 128]), reshape [2, 64] -> [1, 128].
+// CHECK-LABEL: func.func @scale_reshape_not_a_transpose
+// CHECK: %[[RS:.*]] = "dit.reshape"(%arg2) : (tensor<2x64xf32>) -> tensor<1x128xf32>
+// CHECK-NOT: "dit.transpose"
+// CHECK: "dit.quant_matmul"(%arg0, %arg1, %[[RS]]) {{.*}}transpose_x1 = false, transpose_x2 = true
+func.func @scale_reshape_not_a_transpose(%a: tensor<4x1xi8>, %w: tensor<128x1xi8>, %s: tensor<2x64xf32>) -> tensor<4x128xf16> {
+  %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<128x1xi8>) -> tensor<1x128xi8>
+  %rs = "dit.reshape"(%s) : (tensor<2x64xf32>) -> tensor<1x128xf32>
+  %r = "dit.quant_matmul"(%a, %t, %rs) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x1xi8>, tensor<1x128xi8>, tensor<1x128xf32>) -> tensor<4x128xf16>
+  return %r : tensor<4x128xf16>
+}
+
+// -----
+
+// Same for pertoken_scale: [2, 2] -> [4, 1] with x1 = [4, 1].
+// CHECK-LABEL: func.func @pertoken_reshape_not_a_transpose
+// CHECK: %[[RP:.*]] = "dit.reshape"(%arg3) : (tensor<2x2xf32>) -> tensor<4x1xf32>
+// CHECK-NOT: "dit.transpose"
+// CHECK: "dit.quant_matmul"(%arg0, %arg1, %arg2, %[[RP]]) {{.*}}transpose_x1 = true, transpose_x2 = false
+func.func @pertoken_reshape_not_a_transpose(%a: tensor<1x4xi8>, %w: tensor<1x128xi8>, %s: tensor<128xf32>, %p: tensor<2x2xf32>) -> tensor<4x128xf16> {
+  %t = "dit.transpose"(%a) {perm = array<i64: 1, 0>} : (tensor<1x4xi8>) -> tensor<4x1xi8>
+  %rp = "dit.reshape"(%p) : (tensor<2x2xf32>) -> tensor<4x1xf32>
+  %r = "dit.quant_matmul"(%t, %w, %s, %rp) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1>} : (tensor<4x1xi8>, tensor<1x128xi8>, tensor<128xf32>, tensor<4x1xf32>) -> tensor<4x128xf16>
+  return %r : tensor<4x128xf16>
+}
+
+// -----
+
+// Dynamic x1 (static checks skipped), reshape [2, 64] -> [1, 128]: still no transpose.
+// CHECK-LABEL: func.func @dynamic_scale_reshape_not_a_transpose
+// CHECK: %[[RS:.*]] = "dit.reshape"(%arg2) : (tensor<2x64xf32>) -> tensor<1x128xf32>
+// CHECK-NOT: "dit.transpose"
+// CHECK: "dit.quant_matmul"(%arg0, %arg1, %[[RS]]) {{.*}}transpose_x1 = false, transpose_x2 = true
+func.func @dynamic_scale_reshape_not_a_transpose(%a: tensor<?x64xi8>, %w: tensor<128x64xi8>, %s: tensor<2x64xf32>) -> tensor<?x128xf16> {
+  %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<128x64xi8>) -> tensor<64x128xi8>
+  %rs = "dit.reshape"(%s) : (tensor<2x64xf32>) -> tensor<1x128xf32>
+  %r = "dit.quant_matmul"(%a, %t, %rs) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<?x64xi8>, tensor<64x128xi8>, tensor<1x128xf32>) -> tensor<?x128xf16>
+  return %r : tensor<?x128xf16>
 }
