@@ -8,7 +8,7 @@ use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::{
     ir::{Attr, Op, Val},
     ops::{self, str_attr, Operands},
-    tensor::{Dim, Elem, TensorInfo},
+    tensor::{shape_string, Dim, Elem, TensorInfo},
     verifier::{QUANT_INPUT_TYPES, QUANT_OUTPUT_TYPES},
     Target,
 };
@@ -195,37 +195,48 @@ fn shape_allows(
 }
 
 /// Whether a reshape on the scale path of `side` is equivalent to the data transpose
-/// (seed 001 §3.3), and under which condition.
+/// (seed 001 §3.3), and under which condition. Conditions A and B (or a dynamic data shape)
+/// are necessary, not sufficient: "the reshape must still be equivalent to the required scale
+/// transpose", so a static reshape must also only move size-1 dims (the scale's values keep
+/// their order and meaning, as a transpose of a vector would).
 fn reshape_equivalent(
     reshape: Op,
     data_input: &TensorInfo,
     dynamic: bool,
 ) -> Result<&'static str, String> {
-    if dynamic {
-        return Ok("dynamic shape");
-    }
-    let last_two_have_1 =
-        data_input.dim_from_back(0) == Some(1) || data_input.dim_from_back(1) == Some(1);
-    if last_two_have_1 {
-        return Ok("condition A");
-    }
     let (Some(i), Some(o)) = (tensor(reshape.operand(0)), tensor(reshape.result(0))) else {
         return Err("scale reshape has no ranked tensor types".into());
     };
-    let mx = i.elem == Elem::F8E8M0FNU
+    let condition = if dynamic {
+        "dynamic shape"
+    } else if data_input.dim_from_back(0) == Some(1) || data_input.dim_from_back(1) == Some(1) {
+        "condition A"
+    } else if i.elem == Elem::F8E8M0FNU
         && i.rank() == 3
         && o.rank() == 3
         && i.shape[0] == o.shape[1]
         && i.shape[1] == o.shape[0]
         && i.shape[2] == o.shape[2]
-        && (i.shape[0] == Some(1) || i.shape[1] == Some(1));
-    if mx {
-        Ok("condition B")
+        && (i.shape[0] == Some(1) || i.shape[1] == Some(1))
+    {
+        "condition B"
     } else {
-        Err(
+        return Err(
             "the scale reshape is not equivalent to the transpose (neither condition A nor B)"
                 .into(),
-        )
+        );
+    };
+    let squeezed = |t: &TensorInfo| -> Option<Vec<i64>> {
+        t.shape.iter().filter(|d| **d != Some(1)).copied().collect()
+    };
+    match (squeezed(&i), squeezed(&o)) {
+        (Some(a), Some(b)) if a != b => Err(format!(
+            "the scale reshape [{}] -> [{}] regroups elements, it is no transpose",
+            shape_string(&i.shape),
+            shape_string(&o.shape)
+        )),
+        // Static and only size-1 dims moved, or dynamic: the graph vouches for it (§2.8).
+        _ => Ok(condition),
     }
 }
 

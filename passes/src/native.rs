@@ -128,12 +128,17 @@ fn is_last_dim_mean(args: Args, _: &NativeState) -> bool {
     };
     let rank = m.operand(0).tensor().map_or(0, |t| t.rank()) as i64;
     let dims = i64_array_attr(m, "dims").unwrap_or_default();
-    bool_attr(m, "keepdim") == Some(true) && dims.len() == 1 && (dims[0] == -1 || dims[0] == rank - 1)
+    bool_attr(m, "keepdim") == Some(true)
+        && dims.len() == 1
+        && (dims[0] == -1 || dims[0] == rank - 1)
 }
 
 /// Constraint: `IsSquareOf(sq, x)`: `sq` is `pow(x, 2)` or `x·x`.
 fn is_square_of(args: Args, _: &NativeState) -> bool {
-    let (Some(sq), Some(x)) = (args.first().and_then(|a| a.value()), args.get(1).and_then(|a| a.value())) else {
+    let (Some(sq), Some(x)) = (
+        args.first().and_then(|a| a.value()),
+        args.get(1).and_then(|a| a.value()),
+    ) else {
         return false;
     };
     let Some(op) = sq.defining_op() else {
@@ -143,7 +148,10 @@ fn is_square_of(args: Args, _: &NativeState) -> bool {
         return op.operand(0) == x && op.operand(1) == x;
     }
     if op.is("dit.pow") && op.operand(0) == x {
-        let exponent = op.operand(1).defining_op().filter(|c| c.is("arith.constant"));
+        let exponent = op
+            .operand(1)
+            .defining_op()
+            .filter(|c| c.is("arith.constant"));
         return exponent.and_then(|c| c.attr("value")).and_then(splat_float) == Some(2.0);
     }
     false
@@ -151,10 +159,15 @@ fn is_square_of(args: Args, _: &NativeState) -> bool {
 
 /// Constraint: `IsValueOrCastOf(v, of)`.
 fn is_value_or_cast_of(args: Args, _: &NativeState) -> bool {
-    let (Some(v), Some(of)) = (args.first().and_then(|a| a.value()), args.get(1).and_then(|a| a.value())) else {
+    let (Some(v), Some(of)) = (
+        args.first().and_then(|a| a.value()),
+        args.get(1).and_then(|a| a.value()),
+    ) else {
         return false;
     };
-    v == of || v.defining_op().is_some_and(|c| c.is("dit.cast") && c.operand(0) == of && of.has_uses())
+    v == of
+        || v.defining_op()
+            .is_some_and(|c| c.is("dit.cast") && c.operand(0) == of && of.has_uses())
 }
 
 /// Rewrite: `StripCast(v) -> Value`.
@@ -170,7 +183,11 @@ fn strip_cast(args: Args, _: &NativeState, results: MlirPDLResultList) -> bool {
 /// The value of a splat constant usable as an epsilon, as f32, with its defining op.
 fn epsilon_constant(v: Option<Val>) -> Option<(Op, f32)> {
     let op = v?.defining_op()?;
-    let value = op.is("arith.constant").then(|| op.attr("value")).flatten().and_then(splat_float)? as f32;
+    let value = op
+        .is("arith.constant")
+        .then(|| op.attr("value"))
+        .flatten()
+        .and_then(splat_float)? as f32;
     (value.is_finite() && value >= 0.0).then_some((op, value))
 }
 
@@ -190,7 +207,12 @@ fn epsilon_of(args: Args, _: &NativeState, results: MlirPDLResultList) -> bool {
 }
 
 /// Records a skip for the report when `check` fails; returns whether it passed.
-fn fits(state: &NativeState, pattern: Option<Attr>, at: Option<Val>, check: Result<(), String>) -> bool {
+fn fits(
+    state: &NativeState,
+    pattern: Option<Attr>,
+    at: Option<Val>,
+    check: Result<(), String>,
+) -> bool {
     match check {
         Ok(()) => true,
         Err(reason) => {
@@ -204,7 +226,9 @@ fn fits(state: &NativeState, pattern: Option<Attr>, at: Option<Val>, check: Resu
 
 /// The input of a dit.cast, or the value itself.
 fn without_cast(v: Val) -> Val {
-    v.defining_op().filter(|c| c.is("dit.cast")).map_or(v, |c| c.operand(0))
+    v.defining_op()
+        .filter(|c| c.is("dit.cast"))
+        .map_or(v, |c| c.operand(0))
 }
 
 /// Constraint: `RmsNormFits(xf, gamma, out, pattern)`.
@@ -215,19 +239,31 @@ fn rms_norm_fits(args: Args, state: &NativeState) -> bool {
     };
     let x = without_cast(xf);
     let check = (|| {
-        let (xt, gt) = (x.tensor().ok_or("x is not a ranked tensor")?, gamma.tensor().ok_or("gamma is not a ranked tensor")?);
+        let (xt, gt) = (
+            x.tensor().ok_or("x is not a ranked tensor")?,
+            gamma.tensor().ok_or("gamma is not a ranked tensor")?,
+        );
         if !xt.elem.is_float() {
             return Err(format!("x element type {} is not f32/f16/bf16", xt.elem));
         }
         if !x.same_type(out) {
-            return Err("the normalised result's type differs from x's (a cast the kernel would not do)".to_string());
+            return Err(
+                "the normalised result's type differs from x's (a cast the kernel would not do)"
+                    .to_string(),
+            );
         }
         let d = xt.dim_from_back(0);
         if gt.rank() != 1 || !dims_compatible(gt.shape[0], d) {
-            return Err(format!("gamma must be a vector over the last dim, got rank {}", gt.rank()));
+            return Err(format!(
+                "gamma must be a vector over the last dim, got rank {}",
+                gt.rank()
+            ));
         }
         if gt.elem != xt.elem && gt.elem != Elem::F32 {
-            return Err(format!("gamma element type {} is neither x's ({}) nor f32", gt.elem, xt.elem));
+            return Err(format!(
+                "gamma element type {} is neither x's ({}) nor f32",
+                gt.elem, xt.elem
+            ));
         }
         Ok(())
     })();
@@ -247,9 +283,12 @@ fn ada_layer_norm_fits(args: Args, state: &NativeState) -> bool {
         }
         for (name, t) in [("scale", scale), ("shift", shift)] {
             let tt = t.tensor().ok_or("not a ranked tensor")?;
-            let fitsx = broadcast_shapes(&tt.shape, &xt.shape).is_some_and(|b| shapes_compatible(&b, &xt.shape));
+            let fitsx = broadcast_shapes(&tt.shape, &xt.shape)
+                .is_some_and(|b| shapes_compatible(&b, &xt.shape));
             if !fitsx || tt.elem != xt.elem {
-                return Err(format!("{name} does not broadcast to x with x's element type"));
+                return Err(format!(
+                    "{name} does not broadcast to x with x's element type"
+                ));
             }
         }
         Ok(())
@@ -330,7 +369,7 @@ pub struct Registered {
     pub rewrite: Option<RewriteFn>,
 }
 
-fn args<'a>(n: usize, values: *mut MlirPDLValue) -> Vec<PdlArg> {
+fn args(n: usize, values: *mut MlirPDLValue) -> Vec<PdlArg> {
     if values.is_null() {
         return Vec::new();
     }
@@ -342,6 +381,11 @@ fn args<'a>(n: usize, values: *mut MlirPDLValue) -> Vec<PdlArg> {
 }
 
 /// The C callback for every native constraint. A panic is caught: it counts as "no match".
+///
+/// # Safety
+///
+/// Called by MLIR's PDL interpreter only: `values` holds `n` live PDL values and `data` is the
+/// `Registered` entry the pattern engine registered and keeps alive while patterns run.
 pub unsafe extern "C" fn constraint_trampoline(
     _: MlirPatternRewriter,
     results: MlirPDLResultList,
@@ -353,10 +397,12 @@ pub unsafe extern "C" fn constraint_trampoline(
     let registered = unsafe { &*(data as *const Registered) };
     let state = unsafe { &*registered.state };
     let args = args(n, values);
-    let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match (registered.constraint, registered.rewrite) {
-        (Some(f), _) => f(&args, state),
-        (None, Some(f)) => f(&args, state, results),
-        (None, None) => false,
+    let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        match (registered.constraint, registered.rewrite) {
+            (Some(f), _) => f(&args, state),
+            (None, Some(f)) => f(&args, state, results),
+            (None, None) => false,
+        }
     }))
     .unwrap_or(false);
     MlirLogicalResult {
@@ -365,6 +411,10 @@ pub unsafe extern "C" fn constraint_trampoline(
 }
 
 /// The C callback for every native rewrite.
+///
+/// # Safety
+///
+/// As for [`constraint_trampoline`].
 pub unsafe extern "C" fn rewrite_trampoline(
     _: MlirPatternRewriter,
     results: MlirPDLResultList,

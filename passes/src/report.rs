@@ -37,11 +37,10 @@ impl FusionReport {
     pub fn skipped(&self, pattern: &'static str, op: Op, reason: impl Into<String>) {
         let reason = reason.into();
         let point = file_line_col(op.location().to_raw());
-        let seen = self
-            .events
-            .borrow()
-            .iter()
-            .any(|e| !e.applied && e.pattern == pattern && e.point == point && e.detail == reason);
+        let seen =
+            self.events.borrow().iter().any(|e| {
+                !e.applied && e.pattern == pattern && e.point == point && e.detail == reason
+            });
         if !seen {
             self.push(pattern, false, op, reason);
         }
