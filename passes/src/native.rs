@@ -5,7 +5,7 @@
 use crate::report::FusionReport;
 use dit_dialect::{
     ir::{Attr, Op, Val},
-    ops::{bool_attr, i64_array_attr, i64_attr},
+    ops::{bool_attr, i64_array_attr, i64_attr, str_attr},
     tensor::{broadcast_shapes, dims_compatible, shapes_compatible, Elem},
     Target,
 };
@@ -440,6 +440,65 @@ fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
     fits(state, args.get(4).and_then(|a| a.attr()), Some(root.result(0)), check)
 }
 
+/// Constraint: `QuantMatmulGeluFits(q, root, pattern)`.
+fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
+    let (q, root) = (args.first().and_then(|a| a.op()), args.get(1).and_then(|a| a.op()));
+    if !ops_are(&[(q, "dit.quant_matmul"), (root, "dit.gelu")]) {
+        return false;
+    }
+    let (Some(q), Some(root)) = (q, root) else {
+        return false;
+    };
+    let Some(spec) = dit_dialect::ops::spec("dit.quant_matmul") else {
+        return false;
+    };
+    let Ok(ins) = dit_dialect::ops::Operands::resolve(q, spec) else {
+        return false;
+    };
+    // The operand count matched the pattern; the segments decide which slots those are.
+    let Some(pertoken) = ins.get("pertoken_scale") else {
+        return false;
+    };
+    let check = (|| {
+        if !state.target.fused_quant_matmul {
+            return Err(format!("target {} has no FusedQuantMatmul (Atlas A2/A3 only)", state.target.name));
+        }
+        if ins.get("offset").is_some() {
+            return Err("quant_matmul has an offset, which FusedQuantMatmul does not take".to_string());
+        }
+        let t = |v: Option<Val>| v.and_then(|v| v.tensor());
+        let (x1, x2) = (t(ins.get("x1")).ok_or("x1 untyped")?, t(ins.get("x2")).ok_or("x2 untyped")?);
+        let a8w8 = x1.elem == Elem::I8 && x2.elem == Elem::I8;
+        let a4w4 = x1.elem == Elem::I4 && x2.elem == Elem::I4;
+        if !(a8w8 || a4w4) {
+            return Err(format!("x1 {} x x2 {} is neither A8W8 nor A4W4", x1.elem, x2.elem));
+        }
+        if bool_attr(q, "transpose_x1") != Some(false) || bool_attr(q, "transpose_x2") != Some(false) {
+            return Err("x1 or x2 is transposed; FusedQuantMatmul takes x1 as [M, K] and x2 as [K, N]".to_string());
+        }
+        if i64_attr(q, "group_size").unwrap_or(0) != 0 || str_attr(q, "x2_format").is_some_and(|f| f != "ND") {
+            return Err("per-group or FRACTAL_NZ quant_matmul has no fused GELU kernel".to_string());
+        }
+        let p = t(Some(pertoken)).ok_or("pertoken untyped")?;
+        if p.elem != Elem::F32 || p.rank() != 1 {
+            return Err(format!("pertoken_scale must be f32 [M], got {} rank {}", p.elem, p.rank()));
+        }
+        let scale = t(ins.get("scale")).ok_or("scale untyped")?;
+        if !matches!(scale.elem, Elem::F32 | Elem::BF16) || scale.rank() != 1 {
+            return Err(format!("scale must be f32 or bf16 [N] or [1], got {} rank {}", scale.elem, scale.rank()));
+        }
+        let bias = t(ins.get("bias"));
+        let out = t(Some(root.result(0))).ok_or("result untyped")?;
+        let wants_bf16 = scale.elem == Elem::BF16 || bias.as_ref().is_some_and(|b| b.elem == Elem::BF16);
+        let out_ok = if wants_bf16 { out.elem == Elem::BF16 } else { matches!(out.elem, Elem::F16 | Elem::BF16) };
+        if !out_ok {
+            return Err(format!("output {} is not allowed (f16 or bf16; bf16 when scale or bias is bf16)", out.elem));
+        }
+        Ok(())
+    })();
+    fits(state, args.get(2).and_then(|a| a.attr()), Some(root.result(0)), check)
+}
+
 /// Constraint: `SameTypes(a, b, c)`: one float tensor type.
 fn same_types(args: Args, _: &NativeState) -> bool {
     let v: Vec<Val> = args.iter().filter_map(|a| a.value()).collect();
@@ -506,6 +565,7 @@ pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
     ("GeluMulWidthFits", gelu_mul_width_fits),
     ("SameTypes", same_types),
     ("IsF32", is_f32),
+    ("QuantMatmulGeluFits", quant_matmul_gelu_fits),
 ];
 
 /// Every native rewrite, by the name PDLL declares.
