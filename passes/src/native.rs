@@ -171,7 +171,12 @@ fn is_value_or_cast_of(args: Args, _: &NativeState) -> bool {
 }
 
 /// Rewrite: `StripCast(v) -> Value`.
-fn strip_cast(args: Args, _: &NativeState, results: MlirPDLResultList) -> bool {
+fn strip_cast(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
     let Some(v) = args.first().and_then(|a| a.value()) else {
         return false;
     };
@@ -197,7 +202,12 @@ fn is_epsilon(args: Args, _: &NativeState) -> bool {
 }
 
 /// Rewrite: `EpsilonOf(e) -> Attr`: the splat constant as an f32 attribute.
-fn epsilon_of(args: Args, _: &NativeState, results: MlirPDLResultList) -> bool {
+fn epsilon_of(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
     let Some((op, eps)) = epsilon_constant(args.first().and_then(|a| a.value())) else {
         return false;
     };
@@ -243,9 +253,17 @@ fn rms_norm_fits(args: Args, state: &NativeState) -> bool {
     let (Some(xf), Some(gamma), Some(out)) = (v(0), v(1), v(2)) else {
         return false;
     };
-    let (mean, rsqrt) = (args.get(3).and_then(|a| a.op()), args.get(4).and_then(|a| a.op()));
+    let (mean, rsqrt) = (
+        args.get(3).and_then(|a| a.op()),
+        args.get(4).and_then(|a| a.op()),
+    );
     let add = rsqrt.and_then(|r| r.operand(0).defining_op());
-    if !ops_are(&[(mean, "dit.reduce_mean"), (rsqrt, "dit.rsqrt"), (add, "dit.add"), (out.defining_op(), "dit.mul")]) {
+    if !ops_are(&[
+        (mean, "dit.reduce_mean"),
+        (rsqrt, "dit.rsqrt"),
+        (add, "dit.add"),
+        (out.defining_op(), "dit.mul"),
+    ]) {
         return false;
     }
     let x = without_cast(xf);
@@ -287,7 +305,10 @@ fn ada_layer_norm_fits(args: Args, state: &NativeState) -> bool {
     let (Some(x), Some(scale), Some(shift), Some(out)) = (v(0), v(1), v(2), v(3)) else {
         return false;
     };
-    if !ops_are(&[(args.get(4).and_then(|a| a.op()), "dit.layer_norm"), (out.defining_op(), "dit.add")]) {
+    if !ops_are(&[
+        (args.get(4).and_then(|a| a.op()), "dit.layer_norm"),
+        (out.defining_op(), "dit.add"),
+    ]) {
         return false;
     }
     let check = (|| {
@@ -373,10 +394,16 @@ fn activation_of(pattern: &str) -> &'static str {
 
 /// Constraint: `GateIsFirstHalf(gate, up, act, root, pattern)`.
 fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
-    let (Some(gate), Some(up)) = (args.first().and_then(|a| a.value()), args.get(1).and_then(|a| a.value())) else {
+    let (Some(gate), Some(up)) = (
+        args.first().and_then(|a| a.value()),
+        args.get(1).and_then(|a| a.value()),
+    ) else {
         return false;
     };
-    let (act, root) = (args.get(2).and_then(|a| a.op()), args.get(3).and_then(|a| a.op()));
+    let (act, root) = (
+        args.get(2).and_then(|a| a.op()),
+        args.get(3).and_then(|a| a.op()),
+    );
     let pattern = string_of(args.get(4).and_then(|a| a.attr()));
     if !ops_are(&[(act, activation_of(&pattern)), (root, "dit.mul")]) {
         return false;
@@ -394,7 +421,10 @@ fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
                 if pattern == "enable_gelu_mul" { "dit.gelu_mul" } else { "dit.swiglu" }
             ));
         }
-        let (w, r) = (whole.tensor().ok_or("no ranked type")?, root.result(0).tensor().ok_or("no ranked type")?);
+        let (w, r) = (
+            whole.tensor().ok_or("no ranked type")?,
+            root.result(0).tensor().ok_or("no ranked type")?,
+        );
         let mut expected = w.shape.clone();
         if let Some(last) = expected.last_mut() {
             *last = last.map(|d| d / 2);
@@ -404,12 +434,62 @@ fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
         }
         Ok(())
     })();
-    fits(state, args.get(4).and_then(|a| a.attr()), Some(root.result(0)), check)
+    fits(
+        state,
+        args.get(4).and_then(|a| a.attr()),
+        Some(root.result(0)),
+        check,
+    )
+}
+
+/// Rewrite: `EraseDeadProducers(v)`: erases the op that produced `v` if nothing uses its
+/// results any more, then its operands' producers the same way, through the pattern rewriter
+/// (so the greedy driver knows). A pattern calls it after `replace` on the values its rewrite
+/// bypassed: dead intermediates would otherwise keep `HasOneUse` from holding for the next
+/// pattern until the pass's final DCE.
+fn erase_dead_producers(
+    args: Args,
+    _: &NativeState,
+    _: MlirPDLResultList,
+    rewriter: MlirPatternRewriter,
+) -> bool {
+    let mut pending: Vec<Op> = args
+        .iter()
+        .filter_map(|a| a.value())
+        .filter_map(|v| v.defining_op())
+        .collect();
+    while let Some(op) = pending.pop() {
+        if op.has_uses() || !crate::dit_dce::is_side_effect_free(op) {
+            continue;
+        }
+        let producers: Vec<Op> = op
+            .operands()
+            .into_iter()
+            .filter_map(|v| v.defining_op())
+            .collect();
+        // SAFETY: the op is alive, unused, and erased through the driver's own rewriter.
+        unsafe { mlirRewriterBaseEraseOp(mlirPatternRewriterAsBase(rewriter), op.0) };
+        for p in producers {
+            if !pending.contains(&p) {
+                pending.push(p);
+            }
+        }
+    }
+    true
 }
 
 /// Rewrite: `WholeOfHalves(gate) -> Value`: the tensor the gate's split or slice reads.
-fn whole_of_halves(args: Args, _: &NativeState, results: MlirPDLResultList) -> bool {
-    let Some(op) = args.first().and_then(|a| a.value()).and_then(|v| v.defining_op()) else {
+fn whole_of_halves(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
+    let Some(op) = args
+        .first()
+        .and_then(|a| a.value())
+        .and_then(|v| v.defining_op())
+    else {
         return false;
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
@@ -422,10 +502,16 @@ const GELU_MUL_MAX_WIDTH: i64 = 1024;
 
 /// Constraint: `GeluMulWidthFits(gate, up, act, root, pattern)`.
 fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
-    let (Some(gate), Some(up)) = (args.first().and_then(|a| a.value()), args.get(1).and_then(|a| a.value())) else {
+    let (Some(gate), Some(up)) = (
+        args.first().and_then(|a| a.value()),
+        args.get(1).and_then(|a| a.value()),
+    ) else {
         return false;
     };
-    let (act, root) = (args.get(2).and_then(|a| a.op()), args.get(3).and_then(|a| a.op()));
+    let (act, root) = (
+        args.get(2).and_then(|a| a.op()),
+        args.get(3).and_then(|a| a.op()),
+    );
     if !ops_are(&[(act, "dit.gelu"), (root, "dit.mul")]) {
         return false;
     }
@@ -434,15 +520,27 @@ fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
     };
     let check = match whole.tensor().and_then(|t| t.dim_from_back(0)) {
         Some(d) if d <= GELU_MUL_MAX_WIDTH => Ok(()),
-        Some(d) => Err(format!("last dim {d} > {GELU_MUL_MAX_WIDTH} (aclnnGeluMul's limit)")),
-        None => Err(format!("last dim is dynamic; aclnnGeluMul needs it <= {GELU_MUL_MAX_WIDTH}")),
+        Some(d) => Err(format!(
+            "last dim {d} > {GELU_MUL_MAX_WIDTH} (aclnnGeluMul's limit)"
+        )),
+        None => Err(format!(
+            "last dim is dynamic; aclnnGeluMul needs it <= {GELU_MUL_MAX_WIDTH}"
+        )),
     };
-    fits(state, args.get(4).and_then(|a| a.attr()), Some(root.result(0)), check)
+    fits(
+        state,
+        args.get(4).and_then(|a| a.attr()),
+        Some(root.result(0)),
+        check,
+    )
 }
 
 /// Constraint: `QuantMatmulGeluFits(q, root, pattern)`.
 fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
-    let (q, root) = (args.first().and_then(|a| a.op()), args.get(1).and_then(|a| a.op()));
+    let (q, root) = (
+        args.first().and_then(|a| a.op()),
+        args.get(1).and_then(|a| a.op()),
+    );
     if !ops_are(&[(q, "dit.quant_matmul"), (root, "dit.gelu")]) {
         return false;
     }
@@ -461,57 +559,228 @@ fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
     };
     let check = (|| {
         if !state.target.fused_quant_matmul {
-            return Err(format!("target {} has no FusedQuantMatmul (Atlas A2/A3 only)", state.target.name));
+            return Err(format!(
+                "target {} has no FusedQuantMatmul (Atlas A2/A3 only)",
+                state.target.name
+            ));
         }
         if ins.get("offset").is_some() {
-            return Err("quant_matmul has an offset, which FusedQuantMatmul does not take".to_string());
+            return Err(
+                "quant_matmul has an offset, which FusedQuantMatmul does not take".to_string(),
+            );
         }
         let t = |v: Option<Val>| v.and_then(|v| v.tensor());
-        let (x1, x2) = (t(ins.get("x1")).ok_or("x1 untyped")?, t(ins.get("x2")).ok_or("x2 untyped")?);
+        let (x1, x2) = (
+            t(ins.get("x1")).ok_or("x1 untyped")?,
+            t(ins.get("x2")).ok_or("x2 untyped")?,
+        );
         let a8w8 = x1.elem == Elem::I8 && x2.elem == Elem::I8;
         let a4w4 = x1.elem == Elem::I4 && x2.elem == Elem::I4;
         if !(a8w8 || a4w4) {
-            return Err(format!("x1 {} x x2 {} is neither A8W8 nor A4W4", x1.elem, x2.elem));
+            return Err(format!(
+                "x1 {} x x2 {} is neither A8W8 nor A4W4",
+                x1.elem, x2.elem
+            ));
         }
-        if bool_attr(q, "transpose_x1") != Some(false) || bool_attr(q, "transpose_x2") != Some(false) {
-            return Err("x1 or x2 is transposed; FusedQuantMatmul takes x1 as [M, K] and x2 as [K, N]".to_string());
+        if bool_attr(q, "transpose_x1") != Some(false)
+            || bool_attr(q, "transpose_x2") != Some(false)
+        {
+            return Err(
+                "x1 or x2 is transposed; FusedQuantMatmul takes x1 as [M, K] and x2 as [K, N]"
+                    .to_string(),
+            );
         }
-        if i64_attr(q, "group_size").unwrap_or(0) != 0 || str_attr(q, "x2_format").is_some_and(|f| f != "ND") {
-            return Err("per-group or FRACTAL_NZ quant_matmul has no fused GELU kernel".to_string());
+        if i64_attr(q, "group_size").unwrap_or(0) != 0
+            || str_attr(q, "x2_format").is_some_and(|f| f != "ND")
+        {
+            return Err(
+                "per-group or FRACTAL_NZ quant_matmul has no fused GELU kernel".to_string(),
+            );
         }
         let p = t(Some(pertoken)).ok_or("pertoken untyped")?;
         if p.elem != Elem::F32 || p.rank() != 1 {
-            return Err(format!("pertoken_scale must be f32 [M], got {} rank {}", p.elem, p.rank()));
+            return Err(format!(
+                "pertoken_scale must be f32 [M], got {} rank {}",
+                p.elem,
+                p.rank()
+            ));
         }
         let scale = t(ins.get("scale")).ok_or("scale untyped")?;
         if !matches!(scale.elem, Elem::F32 | Elem::BF16) || scale.rank() != 1 {
-            return Err(format!("scale must be f32 or bf16 [N] or [1], got {} rank {}", scale.elem, scale.rank()));
+            return Err(format!(
+                "scale must be f32 or bf16 [N] or [1], got {} rank {}",
+                scale.elem,
+                scale.rank()
+            ));
         }
         let bias = t(ins.get("bias"));
         let out = t(Some(root.result(0))).ok_or("result untyped")?;
-        let wants_bf16 = scale.elem == Elem::BF16 || bias.as_ref().is_some_and(|b| b.elem == Elem::BF16);
-        let out_ok = if wants_bf16 { out.elem == Elem::BF16 } else { matches!(out.elem, Elem::F16 | Elem::BF16) };
+        let wants_bf16 =
+            scale.elem == Elem::BF16 || bias.as_ref().is_some_and(|b| b.elem == Elem::BF16);
+        let out_ok = if wants_bf16 {
+            out.elem == Elem::BF16
+        } else {
+            matches!(out.elem, Elem::F16 | Elem::BF16)
+        };
         if !out_ok {
-            return Err(format!("output {} is not allowed (f16 or bf16; bf16 when scale or bias is bf16)", out.elem));
+            return Err(format!(
+                "output {} is not allowed (f16 or bf16; bf16 when scale or bias is bf16)",
+                out.elem
+            ));
         }
         Ok(())
     })();
-    fits(state, args.get(2).and_then(|a| a.attr()), Some(root.result(0)), check)
+    fits(
+        state,
+        args.get(2).and_then(|a| a.attr()),
+        Some(root.result(0)),
+        check,
+    )
+}
+
+/// Constraint: `GmmSwigluQuantFits(g, s, root, pattern)`.
+fn gmm_swiglu_quant_fits(args: Args, state: &NativeState) -> bool {
+    let op = |i: usize| args.get(i).and_then(|a| a.op());
+    let (g, s, root) = (op(0), op(1), op(2));
+    if !ops_are(&[
+        (g, "dit.grouped_matmul"),
+        (s, "dit.swiglu"),
+        (root, "dit.dynamic_quant"),
+    ]) {
+        return false;
+    }
+    let (Some(g), Some(s), Some(root)) = (g, s, root) else {
+        return false;
+    };
+    let Some(spec) = dit_dialect::ops::spec("dit.grouped_matmul") else {
+        return false;
+    };
+    let Ok(ins) = dit_dialect::ops::Operands::resolve(g, spec) else {
+        return false;
+    };
+    // The five operands must be x, weight, group_list, scale, per_token_scale (no bias).
+    if ins.get("bias").is_some()
+        || ins.get("scale").is_none()
+        || ins.get("per_token_scale").is_none()
+    {
+        return false;
+    }
+    let check = (|| {
+        let t = |v: Option<Val>| v.and_then(|v| v.tensor());
+        let (x, w) = (
+            t(ins.get("x")).ok_or("x untyped")?,
+            t(ins.get("weight")).ok_or("weight untyped")?,
+        );
+        if x.elem != Elem::I8 || w.elem != Elem::I8 {
+            return Err(format!(
+                "x {} x weight {} is not int8 x int8",
+                x.elem, w.elem
+            ));
+        }
+        let (ws, xs) = (
+            t(ins.get("scale")).ok_or("scale untyped")?,
+            t(ins.get("per_token_scale")).ok_or("scale untyped")?,
+        );
+        if ws.elem != Elem::F32 || xs.elem != Elem::F32 {
+            return Err("weight and per-token scales must be f32".to_string());
+        }
+        let rank = g.result(0).tensor().map_or(0, |t| t.rank()) as i64;
+        if !matches!(i64_attr(s, "dim"), Some(d) if d == -1 || d == rank - 1) {
+            return Err("the swiglu is not over the last dim".to_string());
+        }
+        if root.num_operands() != 1 {
+            return Err(
+                "dynamic_quant has a smooth scale, which the fused kernel does not take"
+                    .to_string(),
+            );
+        }
+        let y = t(Some(root.result(0))).ok_or("y untyped")?;
+        if y.elem != Elem::I8 {
+            return Err(format!(
+                "dynamic_quant gives {}, the fused kernel int8",
+                y.elem
+            ));
+        }
+        Ok(())
+    })();
+    fits(
+        state,
+        args.get(3).and_then(|a| a.attr()),
+        Some(root.result(0)),
+        check,
+    )
+}
+
+/// Rewrite: `GmmSwigluVariant(g) -> Attr`.
+fn gmm_swiglu_variant(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
+    let Some(g) = args.first().and_then(|a| a.op()) else {
+        return false;
+    };
+    let variant = if str_attr(g, "group_list_type").as_deref() == Some("count") {
+        "v2"
+    } else {
+        "v1"
+    };
+    // SAFETY: the result list is the interpreter's.
+    unsafe {
+        mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), variant).0)
+    };
+    true
+}
+
+/// Constraint: `ReportUnquantizedGmm(g, s, pattern)`: records and never holds.
+fn report_unquantized_gmm(args: Args, state: &NativeState) -> bool {
+    let (g, s) = (
+        args.first().and_then(|a| a.op()),
+        args.get(1).and_then(|a| a.op()),
+    );
+    if !ops_are(&[(g, "dit.grouped_matmul"), (s, "dit.swiglu")]) {
+        return false;
+    }
+    let quantized = g
+        .and_then(|g| g.operand(0).tensor())
+        .is_some_and(|t| t.elem == Elem::I8);
+    if !quantized {
+        let reason = "unquantized grouped_matmul: GroupedMatmulSwigluQuant is an int8 kernel; only the SwiGLU fused (dit.swiglu)";
+        fits(
+            state,
+            args.get(2).and_then(|a| a.attr()),
+            s.map(|s| s.result(0)),
+            Err(reason.to_string()),
+        );
+    }
+    false
 }
 
 /// Constraint: `SameTypes(a, b, c)`: one float tensor type.
 fn same_types(args: Args, _: &NativeState) -> bool {
     let v: Vec<Val> = args.iter().filter_map(|a| a.value()).collect();
-    v.len() == 3 && v[0].same_type(v[1]) && v[0].same_type(v[2]) && v[0].tensor().is_some_and(|t| t.elem.is_float())
+    v.len() == 3
+        && v[0].same_type(v[1])
+        && v[0].same_type(v[2])
+        && v[0].tensor().is_some_and(|t| t.elem.is_float())
 }
 
 /// Constraint: `IsF32(v)`.
 fn is_f32(args: Args, _: &NativeState) -> bool {
-    args.first().and_then(|a| a.value()).and_then(|v| v.tensor()).is_some_and(|t| t.elem == Elem::F32)
+    args.first()
+        .and_then(|a| a.value())
+        .and_then(|v| v.tensor())
+        .is_some_and(|t| t.elem == Elem::F32)
 }
 
 /// Rewrite: `SplatAsF32(cst) -> Attr`.
-fn splat_as_f32(args: Args, _: &NativeState, results: MlirPDLResultList) -> bool {
+fn splat_as_f32(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
     let Some(cst) = args.first().and_then(|a| a.attr()) else {
         return false;
     };
@@ -527,7 +796,12 @@ fn splat_as_f32(args: Args, _: &NativeState, results: MlirPDLResultList) -> bool
 }
 
 /// Rewrite: `ReportApplied(op, pattern, detail)`.
-fn report_applied(args: Args, state: &NativeState, _: MlirPDLResultList) -> bool {
+fn report_applied(
+    args: Args,
+    state: &NativeState,
+    _: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
     let Some(op) = args.first().and_then(|a| a.op()) else {
         return false;
     };
@@ -547,7 +821,7 @@ fn intern(name: String) -> &'static str {
 }
 
 pub type ConstraintFn = fn(Args, &NativeState) -> bool;
-pub type RewriteFn = fn(Args, &NativeState, MlirPDLResultList) -> bool;
+pub type RewriteFn = fn(Args, &NativeState, MlirPDLResultList, MlirPatternRewriter) -> bool;
 
 /// Every native constraint, by the name PDLL declares.
 pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
@@ -566,6 +840,8 @@ pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
     ("SameTypes", same_types),
     ("IsF32", is_f32),
     ("QuantMatmulGeluFits", quant_matmul_gelu_fits),
+    ("GmmSwigluQuantFits", gmm_swiglu_quant_fits),
+    ("ReportUnquantizedGmm", report_unquantized_gmm),
 ];
 
 /// Every native rewrite, by the name PDLL declares.
@@ -579,6 +855,8 @@ pub const REWRITES: &[(&str, RewriteFn)] = &[
     ("StripCast", strip_cast),
     ("EpsilonOf", epsilon_of),
     ("WholeOfHalves", whole_of_halves),
+    ("GmmSwigluVariant", gmm_swiglu_variant),
+    ("EraseDeadProducers", erase_dead_producers),
 ];
 
 /// What the interpreter's user data points to for one registered function.
@@ -607,7 +885,7 @@ fn args(n: usize, values: *mut MlirPDLValue) -> Vec<PdlArg> {
 /// Called by MLIR's PDL interpreter only: `values` holds `n` live PDL values and `data` is the
 /// `Registered` entry the pattern engine registered and keeps alive while patterns run.
 pub unsafe extern "C" fn constraint_trampoline(
-    _: MlirPatternRewriter,
+    rewriter: MlirPatternRewriter,
     results: MlirPDLResultList,
     n: usize,
     values: *mut MlirPDLValue,
@@ -620,7 +898,7 @@ pub unsafe extern "C" fn constraint_trampoline(
     let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         match (registered.constraint, registered.rewrite) {
             (Some(f), _) => f(&args, state),
-            (None, Some(f)) => f(&args, state, results),
+            (None, Some(f)) => f(&args, state, results, rewriter),
             (None, None) => false,
         }
     }))
@@ -636,7 +914,7 @@ pub unsafe extern "C" fn constraint_trampoline(
 ///
 /// As for [`constraint_trampoline`].
 pub unsafe extern "C" fn rewrite_trampoline(
-    _: MlirPatternRewriter,
+    rewriter: MlirPatternRewriter,
     results: MlirPDLResultList,
     n: usize,
     values: *mut MlirPDLValue,
@@ -647,7 +925,9 @@ pub unsafe extern "C" fn rewrite_trampoline(
     let state = unsafe { &*registered.state };
     let args = args(n, values);
     let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        registered.rewrite.is_some_and(|f| f(&args, state, results))
+        registered
+            .rewrite
+            .is_some_and(|f| f(&args, state, results, rewriter))
     }))
     .unwrap_or(false);
     MlirLogicalResult {
