@@ -70,14 +70,9 @@ pub fn apply(root: Op, switches: &FusionSwitches, state: &NativeState) -> Result
             return Ok(());
         }
         let pdl = mlirPDLPatternModuleFromModule(module);
-        let registered: Vec<Box<Registered>> = native::CONSTRAINTS
-            .iter()
+        let registered: Vec<Box<Registered>> = native::constraints()
             .map(|(name, f)| (name, Some(*f), None))
-            .chain(
-                native::REWRITES
-                    .iter()
-                    .map(|(name, f)| (name, None, Some(*f))),
-            )
+            .chain(native::rewrites().map(|(name, f)| (name, None, Some(*f))))
             .map(|(name, constraint, rewrite)| {
                 let r = Box::new(Registered {
                     state,

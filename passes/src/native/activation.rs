@@ -1,0 +1,180 @@
+//! Natives of the gated-activation patterns (patterns/activation.pdll): halves, widths.
+
+use super::*;
+
+/// Which half of a tensor the gate is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GateHalf {
+    First,
+    Second,
+}
+
+/// If `gate` and `up` are the two halves of one tensor along its last dim, that tensor and
+/// which half the gate is.
+fn halves(gate: Val, up: Val) -> Option<(Val, GateHalf)> {
+    let (g, u) = (gate.defining_op()?, up.defining_op()?);
+    if g.is("dit.split") && g == u {
+        let x = g.operand(0);
+        let rank = x.tensor()?.rank() as i64;
+        let dim = i64_attr(g, "dim")?;
+        let sizes = i64_array_attr(g, "sizes")?;
+        if (dim == -1 || dim == rank - 1) && sizes.len() == 2 && sizes[0] == sizes[1] {
+            let gate_index = (0..2).find(|i| g.result(*i) == gate)?;
+            let up_index = (0..2).find(|i| g.result(*i) == up)?;
+            return match (gate_index, up_index) {
+                (0, 1) => Some((x, GateHalf::First)),
+                (1, 0) => Some((x, GateHalf::Second)),
+                _ => None,
+            };
+        }
+        return None;
+    }
+    if g.is("dit.slice") && u.is("dit.slice") && g.operand(0) == u.operand(0) {
+        let x = g.operand(0);
+        let t = x.tensor()?;
+        let d = t.dim_from_back(0)?;
+        let bounds = |s: Op| -> Option<(i64, i64)> {
+            let dim = i64_attr(s, "dim")?;
+            if !(dim == -1 || dim == t.rank() as i64 - 1) || i64_attr(s, "step")? != 1 {
+                return None;
+            }
+            let clamp = |v: i64| if v < 0 { (v + d).max(0) } else { v.min(d) };
+            Some((clamp(i64_attr(s, "start")?), clamp(i64_attr(s, "end")?)))
+        };
+        let (gb, ub) = (bounds(g)?, bounds(u)?);
+        let h = d / 2;
+        if d % 2 != 0 {
+            return None;
+        }
+        return match (gb, ub) {
+            (a, b) if a == (0, h) && b == (h, d) => Some((x, GateHalf::First)),
+            (a, b) if a == (h, d) && b == (0, h) => Some((x, GateHalf::Second)),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// The activation a gated-activation switch puts on the gate.
+fn activation_of(pattern: &str) -> &'static str {
+    match pattern {
+        "enable_gelu_mul" => "dit.gelu",
+        _ => "dit.silu",
+    }
+}
+
+/// Constraint: `GateIsFirstHalf(gate, up, act, root, pattern)`.
+fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
+    let (Some(gate), Some(up)) = (
+        args.first().and_then(|a| a.value()),
+        args.get(1).and_then(|a| a.value()),
+    ) else {
+        return false;
+    };
+    let (act, root) = (
+        args.get(2).and_then(|a| a.op()),
+        args.get(3).and_then(|a| a.op()),
+    );
+    let pattern = string_of(args.get(4).and_then(|a| a.attr()));
+    if !ops_are(&[(act, activation_of(&pattern)), (root, "dit.mul")]) {
+        return false;
+    }
+    let Some((whole, half)) = halves(gate, up) else {
+        return false;
+    };
+    let Some(root) = root else {
+        return false;
+    };
+    let check = (|| {
+        if half == GateHalf::Second {
+            return Err(format!(
+                "the gate is the second half of the tensor; {} takes it from the first half (swap the producer's weight rows to use it)",
+                if pattern == "enable_gelu_mul" { "dit.gelu_mul" } else { "dit.swiglu" }
+            ));
+        }
+        let (w, r) = (
+            whole.tensor().ok_or("no ranked type")?,
+            root.result(0).tensor().ok_or("no ranked type")?,
+        );
+        let mut expected = w.shape.clone();
+        if let Some(last) = expected.last_mut() {
+            *last = last.map(|d| d / 2);
+        }
+        if !w.elem.is_float() || w.elem != r.elem || !shapes_compatible(&expected, &r.shape) {
+            return Err("the product's type is not the halved input's type".to_string());
+        }
+        Ok(())
+    })();
+    fits(
+        state,
+        args.get(4).and_then(|a| a.attr()),
+        Some(root.result(0)),
+        check,
+    )
+}
+
+/// Rewrite: `WholeOfHalves(gate) -> Value`: the tensor the gate's split or slice reads.
+fn whole_of_halves(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
+    let Some(op) = args
+        .first()
+        .and_then(|a| a.value())
+        .and_then(|v| v.defining_op())
+    else {
+        return false;
+    };
+    // SAFETY: the result list is the interpreter's; the value is alive.
+    unsafe { mlirPDLResultListPushBackValue(results, op.operand(0).0) };
+    true
+}
+
+/// aclnnGeluMul's limit on the last dim of its input.
+const GELU_MUL_MAX_WIDTH: i64 = 1024;
+
+/// Constraint: `GeluMulWidthFits(gate, up, act, root, pattern)`.
+fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
+    let (Some(gate), Some(up)) = (
+        args.first().and_then(|a| a.value()),
+        args.get(1).and_then(|a| a.value()),
+    ) else {
+        return false;
+    };
+    let (act, root) = (
+        args.get(2).and_then(|a| a.op()),
+        args.get(3).and_then(|a| a.op()),
+    );
+    if !ops_are(&[(act, "dit.gelu"), (root, "dit.mul")]) {
+        return false;
+    }
+    let (Some((whole, GateHalf::First)), Some(root)) = (halves(gate, up), root) else {
+        return false;
+    };
+    let check = match whole.tensor().and_then(|t| t.dim_from_back(0)) {
+        Some(d) if d <= GELU_MUL_MAX_WIDTH => Ok(()),
+        Some(d) => Err(format!(
+            "last dim {d} > {GELU_MUL_MAX_WIDTH} (aclnnGeluMul's limit)"
+        )),
+        None => Err(format!(
+            "last dim is dynamic; aclnnGeluMul needs it <= {GELU_MUL_MAX_WIDTH}"
+        )),
+    };
+    fits(
+        state,
+        args.get(4).and_then(|a| a.attr()),
+        Some(root.result(0)),
+        check,
+    )
+}
+
+/// The constraints of this topic, by the names PDLL declares.
+pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
+    ("GateIsFirstHalf", gate_is_first_half),
+    ("GeluMulWidthFits", gelu_mul_width_fits),
+];
+
+/// The rewrites of this topic, by the names PDLL declares.
+pub const REWRITES: &[(&str, RewriteFn)] = &[("WholeOfHalves", whole_of_halves)];

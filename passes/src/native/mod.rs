@@ -1,0 +1,220 @@
+//! The native constraints and rewrites the PDLL patterns call (declared in
+//! patterns/*.pdll), one module per pattern topic. Each is an `extern "C"` callback of MLIR's PDL interpreter; the
+//! interpreter's user data is the [`NativeState`] of the running pass.
+
+use crate::report::FusionReport;
+use dit_dialect::{
+    ir::{Attr, Op, Val},
+    ops::{bool_attr, i64_array_attr, i64_attr, str_attr},
+    tensor::{broadcast_shapes, dims_compatible, shapes_compatible, Elem},
+    Target,
+};
+use mlir_sys::*;
+use std::ffi::c_void;
+
+mod activation;
+mod common;
+mod norm;
+mod quant;
+
+/// Every native constraint, by the name PDLL declares (patterns/*.pdll).
+pub fn constraints() -> impl Iterator<Item = &'static (&'static str, ConstraintFn)> {
+    common::CONSTRAINTS
+        .iter()
+        .chain(norm::CONSTRAINTS)
+        .chain(activation::CONSTRAINTS)
+        .chain(quant::CONSTRAINTS)
+}
+
+/// Every native rewrite, by the name PDLL declares.
+///
+/// A rewrite must not fail: MLIR's greedy driver aborts the process when a native rewrite
+/// reports failure. Every check belongs in a constraint of the same pattern; rewrites only
+/// compute what those constraints already vouched for.
+pub fn rewrites() -> impl Iterator<Item = &'static (&'static str, RewriteFn)> {
+    common::REWRITES
+        .iter()
+        .chain(norm::REWRITES)
+        .chain(activation::REWRITES)
+        .chain(quant::REWRITES)
+}
+
+/// What the natives of one pattern application can see.
+pub struct NativeState {
+    pub report: FusionReport,
+    pub target: &'static Target,
+}
+
+/// A PDL value handed to a native function.
+#[derive(Clone, Copy)]
+pub struct PdlArg(MlirPDLValue);
+
+impl PdlArg {
+    fn value(self) -> Option<Val> {
+        // SAFETY: the interpreter passes live PDL values; the cast returns null on mismatch.
+        let v = unsafe { mlirPDLValueAsValue(self.0) };
+        (!v.ptr.is_null()).then_some(Val(v))
+    }
+    fn op(self) -> Option<Op> {
+        // SAFETY: as above.
+        let o = unsafe { mlirPDLValueAsOperation(self.0) };
+        (!o.ptr.is_null()).then_some(Op(o))
+    }
+    fn attr(self) -> Option<Attr> {
+        // SAFETY: as above.
+        let a = unsafe { mlirPDLValueAsAttribute(self.0) };
+        (!a.ptr.is_null()).then_some(Attr(a))
+    }
+}
+
+/// The float value of a splat dense float constant.
+pub fn splat_float(attr: Attr) -> Option<f64> {
+    // SAFETY: predicates and getters on a live attribute.
+    unsafe {
+        if !mlirAttributeIsADenseFPElements(attr.0) {
+            return None;
+        }
+        // A dense attribute with one element is always stored as a splat.
+        if !mlirDenseElementsAttrIsSplat(attr.0) {
+            return None;
+        }
+        let splat = mlirDenseElementsAttrGetSplatValue(attr.0);
+        mlirAttributeIsAFloat(splat).then(|| mlirFloatAttrGetValueDouble(splat))
+    }
+}
+
+pub(crate) fn num_elements(attr: Attr) -> i64 {
+    // SAFETY: as above.
+    unsafe { mlirElementsAttrGetNumElements(attr.0) }
+}
+
+pub(crate) fn string_of(attr: Option<Attr>) -> String {
+    attr.and_then(|a| a.as_str()).unwrap_or_default()
+}
+
+pub type Args<'a> = &'a [PdlArg];
+
+/// `c` is within `tol` of `expected`, relative to |expected| (absolute below 1).
+pub(crate) fn near(c: f64, expected: f64, tol: f64) -> bool {
+    (c - expected).abs() <= tol * expected.abs().max(1.0)
+}
+
+/// Records a skip for the report when `check` fails; returns whether it passed.
+pub(crate) fn fits(
+    state: &NativeState,
+    pattern: Option<Attr>,
+    at: Option<Val>,
+    check: Result<(), String>,
+) -> bool {
+    match check {
+        Ok(()) => true,
+        Err(reason) => {
+            if let Some(op) = at.and_then(|v| v.defining_op()) {
+                state.report.skipped(intern(string_of(pattern)), op, reason);
+            }
+            false
+        }
+    }
+}
+
+/// The input of a dit.cast, or the value itself.
+pub(crate) fn without_cast(v: Val) -> Val {
+    v.defining_op()
+        .filter(|c| c.is("dit.cast"))
+        .map_or(v, |c| c.operand(0))
+}
+
+/// Whether each op is present and has the expected name: a reporting constraint checks its
+/// pattern's ops itself before it records anything (see natives.pdll).
+pub(crate) fn ops_are(ops: &[(Option<Op>, &str)]) -> bool {
+    ops.iter().all(|(op, name)| op.is_some_and(|o| o.is(name)))
+}
+
+/// Switch names live as long as the program (the report keys them by `&'static str`).
+pub(crate) fn intern(name: String) -> &'static str {
+    crate::fusion::SWITCHES
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| s.name)
+        .unwrap_or("unknown-pattern")
+}
+
+pub type ConstraintFn = fn(Args, &NativeState) -> bool;
+
+pub type RewriteFn = fn(Args, &NativeState, MlirPDLResultList, MlirPatternRewriter) -> bool;
+
+/// What the interpreter's user data points to for one registered function.
+pub struct Registered {
+    pub state: *const NativeState,
+    pub constraint: Option<ConstraintFn>,
+    /// A rewrite, or a constraint that returns values (same signature).
+    pub rewrite: Option<RewriteFn>,
+}
+
+fn args(n: usize, values: *mut MlirPDLValue) -> Vec<PdlArg> {
+    if values.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: the interpreter passes `n` values.
+    unsafe { std::slice::from_raw_parts(values, n) }
+        .iter()
+        .map(|v| PdlArg(*v))
+        .collect()
+}
+
+/// The C callback for every native constraint. A panic is caught: it counts as "no match".
+///
+/// # Safety
+///
+/// Called by MLIR's PDL interpreter only: `values` holds `n` live PDL values and `data` is the
+/// `Registered` entry the pattern engine registered and keeps alive while patterns run.
+pub unsafe extern "C" fn constraint_trampoline(
+    rewriter: MlirPatternRewriter,
+    results: MlirPDLResultList,
+    n: usize,
+    values: *mut MlirPDLValue,
+    data: *mut c_void,
+) -> MlirLogicalResult {
+    // SAFETY: `data` is a `Registered` kept alive by the pattern engine while patterns run.
+    let registered = unsafe { &*(data as *const Registered) };
+    let state = unsafe { &*registered.state };
+    let args = args(n, values);
+    let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        match (registered.constraint, registered.rewrite) {
+            (Some(f), _) => f(&args, state),
+            (None, Some(f)) => f(&args, state, results, rewriter),
+            (None, None) => false,
+        }
+    }))
+    .unwrap_or(false);
+    MlirLogicalResult {
+        value: i8::from(ok),
+    }
+}
+
+/// The C callback for every native rewrite.
+///
+/// # Safety
+///
+/// As for [`constraint_trampoline`].
+pub unsafe extern "C" fn rewrite_trampoline(
+    rewriter: MlirPatternRewriter,
+    results: MlirPDLResultList,
+    n: usize,
+    values: *mut MlirPDLValue,
+    data: *mut c_void,
+) -> MlirLogicalResult {
+    // SAFETY: as in constraint_trampoline.
+    let registered = unsafe { &*(data as *const Registered) };
+    let state = unsafe { &*registered.state };
+    let args = args(n, values);
+    let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        registered
+            .rewrite
+            .is_some_and(|f| f(&args, state, results, rewriter))
+    }))
+    .unwrap_or(false);
+    MlirLogicalResult {
+        value: i8::from(ok),
+    }
+}

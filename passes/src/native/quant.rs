@@ -1,0 +1,235 @@
+//! Natives of the quantized-kernel patterns (patterns/quant.pdll, patterns/moe.pdll).
+
+use super::*;
+
+/// Constraint: `QuantMatmulGeluFits(q, root, pattern)`.
+fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
+    let (q, root) = (
+        args.first().and_then(|a| a.op()),
+        args.get(1).and_then(|a| a.op()),
+    );
+    if !ops_are(&[(q, "dit.quant_matmul"), (root, "dit.gelu")]) {
+        return false;
+    }
+    let (Some(q), Some(root)) = (q, root) else {
+        return false;
+    };
+    let Some(spec) = dit_dialect::ops::spec("dit.quant_matmul") else {
+        return false;
+    };
+    let Ok(ins) = dit_dialect::ops::Operands::resolve(q, spec) else {
+        return false;
+    };
+    // The operand count matched the pattern; the segments decide which slots those are.
+    let Some(pertoken) = ins.get("pertoken_scale") else {
+        return false;
+    };
+    let check = (|| {
+        if !state.target.fused_quant_matmul {
+            return Err(format!(
+                "target {} has no FusedQuantMatmul (Atlas A2/A3 only)",
+                state.target.name
+            ));
+        }
+        if ins.get("offset").is_some() {
+            return Err(
+                "quant_matmul has an offset, which FusedQuantMatmul does not take".to_string(),
+            );
+        }
+        let t = |v: Option<Val>| v.and_then(|v| v.tensor());
+        let (x1, x2) = (
+            t(ins.get("x1")).ok_or("x1 untyped")?,
+            t(ins.get("x2")).ok_or("x2 untyped")?,
+        );
+        let a8w8 = x1.elem == Elem::I8 && x2.elem == Elem::I8;
+        let a4w4 = x1.elem == Elem::I4 && x2.elem == Elem::I4;
+        if !(a8w8 || a4w4) {
+            return Err(format!(
+                "x1 {} x x2 {} is neither A8W8 nor A4W4",
+                x1.elem, x2.elem
+            ));
+        }
+        if bool_attr(q, "transpose_x1") != Some(false)
+            || bool_attr(q, "transpose_x2") != Some(false)
+        {
+            return Err(
+                "x1 or x2 is transposed; FusedQuantMatmul takes x1 as [M, K] and x2 as [K, N]"
+                    .to_string(),
+            );
+        }
+        if i64_attr(q, "group_size").unwrap_or(0) != 0
+            || str_attr(q, "x2_format").is_some_and(|f| f != "ND")
+        {
+            return Err(
+                "per-group or FRACTAL_NZ quant_matmul has no fused GELU kernel".to_string(),
+            );
+        }
+        let p = t(Some(pertoken)).ok_or("pertoken untyped")?;
+        if p.elem != Elem::F32 || p.rank() != 1 {
+            return Err(format!(
+                "pertoken_scale must be f32 [M], got {} rank {}",
+                p.elem,
+                p.rank()
+            ));
+        }
+        let scale = t(ins.get("scale")).ok_or("scale untyped")?;
+        if !matches!(scale.elem, Elem::F32 | Elem::BF16) || scale.rank() != 1 {
+            return Err(format!(
+                "scale must be f32 or bf16 [N] or [1], got {} rank {}",
+                scale.elem,
+                scale.rank()
+            ));
+        }
+        let bias = t(ins.get("bias"));
+        let out = t(Some(root.result(0))).ok_or("result untyped")?;
+        let wants_bf16 =
+            scale.elem == Elem::BF16 || bias.as_ref().is_some_and(|b| b.elem == Elem::BF16);
+        let out_ok = if wants_bf16 {
+            out.elem == Elem::BF16
+        } else {
+            matches!(out.elem, Elem::F16 | Elem::BF16)
+        };
+        if !out_ok {
+            return Err(format!(
+                "output {} is not allowed (f16 or bf16; bf16 when scale or bias is bf16)",
+                out.elem
+            ));
+        }
+        Ok(())
+    })();
+    fits(
+        state,
+        args.get(2).and_then(|a| a.attr()),
+        Some(root.result(0)),
+        check,
+    )
+}
+
+/// Constraint: `GmmSwigluQuantFits(g, s, root, pattern)`.
+fn gmm_swiglu_quant_fits(args: Args, state: &NativeState) -> bool {
+    let op = |i: usize| args.get(i).and_then(|a| a.op());
+    let (g, s, root) = (op(0), op(1), op(2));
+    if !ops_are(&[
+        (g, "dit.grouped_matmul"),
+        (s, "dit.swiglu"),
+        (root, "dit.dynamic_quant"),
+    ]) {
+        return false;
+    }
+    let (Some(g), Some(s), Some(root)) = (g, s, root) else {
+        return false;
+    };
+    let Some(spec) = dit_dialect::ops::spec("dit.grouped_matmul") else {
+        return false;
+    };
+    let Ok(ins) = dit_dialect::ops::Operands::resolve(g, spec) else {
+        return false;
+    };
+    // The five operands must be x, weight, group_list, scale, per_token_scale (no bias).
+    if ins.get("bias").is_some()
+        || ins.get("scale").is_none()
+        || ins.get("per_token_scale").is_none()
+    {
+        return false;
+    }
+    let check = (|| {
+        let t = |v: Option<Val>| v.and_then(|v| v.tensor());
+        let (x, w) = (
+            t(ins.get("x")).ok_or("x untyped")?,
+            t(ins.get("weight")).ok_or("weight untyped")?,
+        );
+        if x.elem != Elem::I8 || w.elem != Elem::I8 {
+            return Err(format!(
+                "x {} x weight {} is not int8 x int8",
+                x.elem, w.elem
+            ));
+        }
+        let (ws, xs) = (
+            t(ins.get("scale")).ok_or("scale untyped")?,
+            t(ins.get("per_token_scale")).ok_or("scale untyped")?,
+        );
+        if ws.elem != Elem::F32 || xs.elem != Elem::F32 {
+            return Err("weight and per-token scales must be f32".to_string());
+        }
+        let rank = g.result(0).tensor().map_or(0, |t| t.rank()) as i64;
+        if !matches!(i64_attr(s, "dim"), Some(d) if d == -1 || d == rank - 1) {
+            return Err("the swiglu is not over the last dim".to_string());
+        }
+        if root.num_operands() != 1 {
+            return Err(
+                "dynamic_quant has a smooth scale, which the fused kernel does not take"
+                    .to_string(),
+            );
+        }
+        let y = t(Some(root.result(0))).ok_or("y untyped")?;
+        if y.elem != Elem::I8 {
+            return Err(format!(
+                "dynamic_quant gives {}, the fused kernel int8",
+                y.elem
+            ));
+        }
+        Ok(())
+    })();
+    fits(
+        state,
+        args.get(3).and_then(|a| a.attr()),
+        Some(root.result(0)),
+        check,
+    )
+}
+
+/// Rewrite: `GmmSwigluVariant(g) -> Attr`.
+fn gmm_swiglu_variant(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
+    let Some(g) = args.first().and_then(|a| a.op()) else {
+        return false;
+    };
+    let variant = if str_attr(g, "group_list_type").as_deref() == Some("count") {
+        "v2"
+    } else {
+        "v1"
+    };
+    // SAFETY: the result list is the interpreter's.
+    unsafe {
+        mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), variant).0)
+    };
+    true
+}
+
+/// Constraint: `ReportUnquantizedGmm(g, s, pattern)`: records and never holds.
+fn report_unquantized_gmm(args: Args, state: &NativeState) -> bool {
+    let (g, s) = (
+        args.first().and_then(|a| a.op()),
+        args.get(1).and_then(|a| a.op()),
+    );
+    if !ops_are(&[(g, "dit.grouped_matmul"), (s, "dit.swiglu")]) {
+        return false;
+    }
+    let quantized = g
+        .and_then(|g| g.operand(0).tensor())
+        .is_some_and(|t| t.elem == Elem::I8);
+    if !quantized {
+        let reason = "unquantized grouped_matmul: GroupedMatmulSwigluQuant is an int8 kernel; only the SwiGLU fused (dit.swiglu)";
+        fits(
+            state,
+            args.get(2).and_then(|a| a.attr()),
+            s.map(|s| s.result(0)),
+            Err(reason.to_string()),
+        );
+    }
+    false
+}
+
+/// The constraints of this topic, by the names PDLL declares.
+pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
+    ("QuantMatmulGeluFits", quant_matmul_gelu_fits),
+    ("GmmSwigluQuantFits", gmm_swiglu_quant_fits),
+    ("ReportUnquantizedGmm", report_unquantized_gmm),
+];
+
+/// The rewrites of this topic, by the names PDLL declares.
+pub const REWRITES: &[(&str, RewriteFn)] = &[("GmmSwigluVariant", gmm_swiglu_variant)];
