@@ -399,6 +399,12 @@ impl Val {
         }
     }
 
+    /// The value's context.
+    pub fn context_raw(self) -> MlirContext {
+        // SAFETY: the value is alive.
+        unsafe { mlirTypeGetContext(mlirValueGetType(self.0)) }
+    }
+
     /// An identity key of the value's type.
     pub fn type_key(self) -> usize {
         // SAFETY: as above.

@@ -16,6 +16,7 @@ mod activation;
 mod common;
 mod norm;
 mod quant;
+mod rope;
 
 /// Every native constraint, by the name PDLL declares (patterns/*.pdll).
 pub fn constraints() -> impl Iterator<Item = &'static (&'static str, ConstraintFn)> {
@@ -24,6 +25,7 @@ pub fn constraints() -> impl Iterator<Item = &'static (&'static str, ConstraintF
         .chain(norm::CONSTRAINTS)
         .chain(activation::CONSTRAINTS)
         .chain(quant::CONSTRAINTS)
+        .chain(rope::CONSTRAINTS)
 }
 
 /// Every native rewrite, by the name PDLL declares.
@@ -37,6 +39,7 @@ pub fn rewrites() -> impl Iterator<Item = &'static (&'static str, RewriteFn)> {
         .chain(norm::REWRITES)
         .chain(activation::REWRITES)
         .chain(quant::REWRITES)
+        .chain(rope::REWRITES)
 }
 
 /// What the natives of one pattern application can see.

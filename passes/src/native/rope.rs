@@ -1,0 +1,208 @@
+//! Natives of the rotary-embedding patterns (patterns/rope.pdll): recognising rotate(x)
+//! through the reshapes, splits, slices, negations and concatenations the model code uses.
+
+use super::*;
+
+/// The two rotations dit.rope implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Pairs (x[2i], x[2i+1]) -> (-x[2i+1], x[2i]).
+    Interleave,
+    /// Halves (x1, x2) -> (-x2, x1).
+    Half,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Interleave => "interleave",
+            Mode::Half => "half",
+        }
+    }
+}
+
+/// The value under any chain of dit.reshape ops.
+fn through_reshapes(mut v: Val) -> Val {
+    while let Some(op) = v.defining_op().filter(|o| o.is("dit.reshape")) {
+        v = op.operand(0);
+    }
+    v
+}
+
+/// Whether `op` is a dit.slice over the last dim with the given start and step that runs to
+/// the end.
+fn is_slice_of_last(op: Op, start: i64, step: i64, end_at: i64) -> bool {
+    let rank = op.operand(0).tensor().map_or(0, |t| t.rank() as i64);
+    let dim = i64_attr(op, "dim");
+    let size = op.operand(0).tensor().and_then(|t| t.dim_from_back(0));
+    let end = i64_attr(op, "end");
+    op.is("dit.slice")
+        && matches!(dim, Some(d) if d == -1 || d == rank - 1)
+        && i64_attr(op, "start") == Some(start)
+        && i64_attr(op, "step") == Some(step)
+        && matches!((end, size), (Some(e), Some(s)) if e >= s.min(end_at) && end_at <= s)
+}
+
+/// The (first, second) element streams of `x` along its last dim, as `real`/`imag` (stride 2)
+/// or halves: the value each part comes from, for the interleaved form: the split of
+/// reshape(x, [.., D/2, 2]) along the last dim (results 0 and 1), or slices x[..., 0::2] and
+/// x[..., 1::2].
+fn interleaved_parts(real: Val, imag: Val) -> Option<Val> {
+    let (r, i) = (through_reshapes(real), through_reshapes(imag));
+    let (ro, io) = (r.defining_op()?, i.defining_op()?);
+    if ro.is("dit.split") && ro == io {
+        let pairs = ro.operand(0).tensor()?;
+        let last = pairs.rank() as i64 - 1;
+        let dim = i64_attr(ro, "dim")?;
+        let sizes = i64_array_attr(ro, "sizes")?;
+        let ok = (dim == -1 || dim == last) && sizes == [1, 1] && pairs.dim_from_back(0) == Some(2);
+        return (ok && ro.result(0) == r && ro.result(1) == i)
+            .then(|| through_reshapes(ro.operand(0)));
+    }
+    if ro.is("dit.slice") && io.is("dit.slice") && ro.operand(0) == io.operand(0) {
+        let d = ro.operand(0).tensor()?.dim_from_back(0)?;
+        return (is_slice_of_last(ro, 0, 2, d) && is_slice_of_last(io, 1, 2, d))
+            .then(|| ro.operand(0));
+    }
+    None
+}
+
+/// The halves (first, second) of `x` along the last dim, if `a` and `b` are them.
+fn half_parts(first: Val, second: Val) -> Option<Val> {
+    let (f, s) = (first.defining_op()?, second.defining_op()?);
+    if f.is("dit.split") && f == s {
+        let x = f.operand(0).tensor()?;
+        let last = x.rank() as i64 - 1;
+        let sizes = i64_array_attr(f, "sizes")?;
+        let dim = i64_attr(f, "dim")?;
+        let ok = (dim == -1 || dim == last) && sizes.len() == 2 && sizes[0] == sizes[1];
+        return (ok && f.result(0) == first && f.result(1) == second).then(|| f.operand(0));
+    }
+    if f.is("dit.slice") && s.is("dit.slice") && f.operand(0) == s.operand(0) {
+        let d = f.operand(0).tensor()?.dim_from_back(0)?;
+        let h = d / 2;
+        let ok = d % 2 == 0
+            && is_slice_of_last(f, 0, 1, h)
+            && i64_attr(f, "end") == Some(h)
+            && is_slice_of_last(s, h, 1, d);
+        return ok.then(|| f.operand(0));
+    }
+    None
+}
+
+/// Whether `rotated` is rotate(x) and in which form.
+fn rotation_of(rotated: Val, x: Val) -> Option<Mode> {
+    // Both forms end in a concat along the last dim (the interleaved one under a reshape).
+    let concat = through_reshapes(rotated)
+        .defining_op()
+        .filter(|c| c.is("dit.concat"))?;
+    if concat.num_operands() != 2 {
+        return None;
+    }
+    let rank = concat.result(0).tensor()?.rank() as i64;
+    if !matches!(i64_attr(concat, "dim"), Some(d) if d == -1 || d == rank - 1) {
+        return None;
+    }
+    let negated = through_reshapes(concat.operand(0))
+        .defining_op()
+        .filter(|n| n.is("dit.neg"))?;
+    let (minus, plus) = (negated.operand(0), concat.operand(1));
+    // Interleaved: stack(-imag, real) flattened back to x's shape.
+    if rotated.same_type(x) && rotated != through_reshapes(rotated) {
+        if let Some(source) = interleaved_parts(plus, minus) {
+            if through_reshapes(source) == x || source == x {
+                return Some(Mode::Interleave);
+            }
+        }
+    }
+    // Half: cat(-x2, x1).
+    if rotated.same_type(x) {
+        if let Some(source) = half_parts(plus, minus) {
+            if source == x {
+                return Some(Mode::Half);
+            }
+        }
+    }
+    None
+}
+
+/// x and rotate(x) under their casts, if `rf` is a rotation of `xf`'s source.
+fn rope_parts(xf: Val, rf: Val) -> Option<(Val, Mode)> {
+    let x = without_cast(xf);
+    let rotated = without_cast(rf);
+    // Either both products are taken in the source type, or both on casts of it.
+    if (xf == x) != (rf == rotated) {
+        return None;
+    }
+    rotation_of(rotated, x).map(|m| (x, m))
+}
+
+/// Constraint: `RopeFits(xf, rf, cos, sin, xc, rs, sum, out, pattern)`.
+fn rope_fits(args: Args, state: &NativeState) -> bool {
+    let v = |i: usize| args.get(i).and_then(|a| a.value());
+    let o = |i: usize| args.get(i).and_then(|a| a.op());
+    let (Some(xf), Some(rf), Some(cos), Some(sin), Some(out)) = (v(0), v(1), v(2), v(3), v(7))
+    else {
+        return false;
+    };
+    if !ops_are(&[(o(4), "dit.mul"), (o(5), "dit.mul"), (o(6), "dit.add")]) {
+        return false;
+    }
+    let Some((x, _)) = rope_parts(xf, rf) else {
+        return false;
+    };
+    let check = (|| {
+        let xt = x.tensor().ok_or("x untyped")?;
+        if !xt.elem.is_float() || xt.rank() < 2 {
+            return Err("x must be a float tensor of rank >= 2".to_string());
+        }
+        if !x.same_type(out) {
+            return Err("the result type differs from x's".to_string());
+        }
+        for (name, t) in [("cos", cos), ("sin", sin)] {
+            let tt = t.tensor().ok_or("untyped table")?;
+            let fitsx = broadcast_shapes(&tt.shape, &xt.shape)
+                .is_some_and(|b| shapes_compatible(&b, &xt.shape));
+            if !fitsx
+                || !tt.elem.is_float()
+                || !dims_compatible(tt.dim_from_back(0), xt.dim_from_back(0))
+            {
+                return Err(format!(
+                    "{name} does not broadcast to x over its full last dim"
+                ));
+            }
+        }
+        if !cos.same_type(sin) {
+            return Err("cos and sin have different types".to_string());
+        }
+        Ok(())
+    })();
+    fits(state, args.get(8).and_then(|a| a.attr()), Some(out), check)
+}
+
+/// Rewrite: `RopeMode(xf, rf) -> Attr`.
+fn rope_mode(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
+    let (Some(xf), Some(rf)) = (
+        args.first().and_then(|a| a.value()),
+        args.get(1).and_then(|a| a.value()),
+    ) else {
+        return false;
+    };
+    let mode = rope_parts(xf, rf).map_or(Mode::Interleave, |(_, m)| m);
+    // SAFETY: the result list is the interpreter's.
+    unsafe {
+        mlirPDLResultListPushBackAttribute(results, Attr::string(xf.context_raw(), mode.name()).0)
+    };
+    true
+}
+
+/// The constraints of this topic, by the names PDLL declares.
+pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[("RopeFits", rope_fits)];
+
+/// The rewrites of this topic, by the names PDLL declares.
+pub const REWRITES: &[(&str, RewriteFn)] = &[("RopeMode", rope_mode)];

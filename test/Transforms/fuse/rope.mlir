@@ -1,0 +1,109 @@
+// RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=rope | FileCheck %s
+// RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=rope | dit-opt --split-input-file > /dev/null
+// RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=rope --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+
+// ----- enable_rope: x·cos + rotate(x)·sin == rope(x, cos, sin){mode} -----
+
+// diffusers' apply_rotary_emb (use_real, unbind -1) as FLUX runs it: pairs via reshape + split,
+// stack(-imag, real), flatten, products in f32, cast back.
+// CHECK-LABEL: func.func @rope_interleave_split
+// CHECK-NEXT: %[[R:.*]] = "dit.rope"(%arg0, %arg1, %arg2) {mode = "interleave"} : (tensor<1x2x8x16xbf16>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>) -> tensor<1x2x8x16xbf16>
+// CHECK-NEXT: return %[[R]]
+func.func @rope_interleave_split(%x: tensor<1x2x8x16xbf16>, %cos: tensor<1x1x8x16xf32>, %sin: tensor<1x1x8x16xf32>) -> tensor<1x2x8x16xbf16> {
+  %pairs = "dit.reshape"(%x) : (tensor<1x2x8x16xbf16>) -> tensor<1x2x8x8x2xbf16>
+  %re1, %im1 = "dit.split"(%pairs) {dim = 4 : i64, sizes = array<i64: 1, 1>} : (tensor<1x2x8x8x2xbf16>) -> (tensor<1x2x8x8x1xbf16>, tensor<1x2x8x8x1xbf16>)
+  %re = "dit.reshape"(%re1) : (tensor<1x2x8x8x1xbf16>) -> tensor<1x2x8x8xbf16>
+  %im = "dit.reshape"(%im1) : (tensor<1x2x8x8x1xbf16>) -> tensor<1x2x8x8xbf16>
+  %nim = "dit.neg"(%im) : (tensor<1x2x8x8xbf16>) -> tensor<1x2x8x8xbf16>
+  %s0 = "dit.reshape"(%nim) : (tensor<1x2x8x8xbf16>) -> tensor<1x2x8x8x1xbf16>
+  %s1 = "dit.reshape"(%re) : (tensor<1x2x8x8xbf16>) -> tensor<1x2x8x8x1xbf16>
+  %st = "dit.concat"(%s0, %s1) {dim = 4 : i64} : (tensor<1x2x8x8x1xbf16>, tensor<1x2x8x8x1xbf16>) -> tensor<1x2x8x8x2xbf16>
+  %rot = "dit.reshape"(%st) : (tensor<1x2x8x8x2xbf16>) -> tensor<1x2x8x16xbf16>
+  %xf = "dit.cast"(%x) : (tensor<1x2x8x16xbf16>) -> tensor<1x2x8x16xf32>
+  %xc = "dit.mul"(%xf, %cos) : (tensor<1x2x8x16xf32>, tensor<1x1x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %rf = "dit.cast"(%rot) : (tensor<1x2x8x16xbf16>) -> tensor<1x2x8x16xf32>
+  %rs = "dit.mul"(%rf, %sin) : (tensor<1x2x8x16xf32>, tensor<1x1x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %sum = "dit.add"(%xc, %rs) : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %out = "dit.cast"(%sum) : (tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xbf16>
+  return %out : tensor<1x2x8x16xbf16>
+}
+
+// -----
+
+// The same with strided slices x[..., 0::2], x[..., 1::2], all in f32 (no casts).
+// CHECK-LABEL: func.func @rope_interleave_slices_f32
+// CHECK-NEXT: "dit.rope"(%arg0, %arg1, %arg2) {mode = "interleave"}
+func.func @rope_interleave_slices_f32(%x: tensor<4x16xf32>, %cos: tensor<4x16xf32>, %sin: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %re = "dit.slice"(%x) {dim = -1 : i64, start = 0 : i64, end = 16 : i64, step = 2 : i64} : (tensor<4x16xf32>) -> tensor<4x8xf32>
+  %im = "dit.slice"(%x) {dim = 1 : i64, start = 1 : i64, end = 16 : i64, step = 2 : i64} : (tensor<4x16xf32>) -> tensor<4x8xf32>
+  %nim = "dit.neg"(%im) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s0 = "dit.reshape"(%nim) : (tensor<4x8xf32>) -> tensor<4x8x1xf32>
+  %s1 = "dit.reshape"(%re) : (tensor<4x8xf32>) -> tensor<4x8x1xf32>
+  %st = "dit.concat"(%s0, %s1) {dim = -1 : i64} : (tensor<4x8x1xf32>, tensor<4x8x1xf32>) -> tensor<4x8x2xf32>
+  %rot = "dit.reshape"(%st) : (tensor<4x8x2xf32>) -> tensor<4x16xf32>
+  %xc = "dit.mul"(%x, %cos) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %rs = "dit.mul"(%rot, %sin) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %sum = "dit.add"(%xc, %rs) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %sum : tensor<4x16xf32>
+}
+
+// -----
+
+// rotate_half: cat(-x2, x1) of the halves of the last dim.
+// CHECK-LABEL: func.func @rope_half
+// CHECK-NEXT: "dit.rope"(%arg0, %arg1, %arg2) {mode = "half"} : (tensor<2x8x32xf16>, tensor<8x32xf16>, tensor<8x32xf16>) -> tensor<2x8x32xf16>
+func.func @rope_half(%x: tensor<2x8x32xf16>, %cos: tensor<8x32xf16>, %sin: tensor<8x32xf16>) -> tensor<2x8x32xf16> {
+  %x1, %x2 = "dit.split"(%x) {dim = 2 : i64, sizes = array<i64: 16, 16>} : (tensor<2x8x32xf16>) -> (tensor<2x8x16xf16>, tensor<2x8x16xf16>)
+  %n2 = "dit.neg"(%x2) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  %rot = "dit.concat"(%n2, %x1) {dim = -1 : i64} : (tensor<2x8x16xf16>, tensor<2x8x16xf16>) -> tensor<2x8x32xf16>
+  %xc = "dit.mul"(%x, %cos) : (tensor<2x8x32xf16>, tensor<8x32xf16>) -> tensor<2x8x32xf16>
+  %rs = "dit.mul"(%rot, %sin) : (tensor<2x8x32xf16>, tensor<8x32xf16>) -> tensor<2x8x32xf16>
+  %sum = "dit.add"(%xc, %rs) : (tensor<2x8x32xf16>, tensor<2x8x32xf16>) -> tensor<2x8x32xf16>
+  return %sum : tensor<2x8x32xf16>
+}
+
+// -----
+
+// cat(x2, -x1) rotates the other way: not dit.rope's rotation, nothing fires.
+// CHECK-LABEL: func.func @rope_half_wrong_sign
+// CHECK-NOT: "dit.rope"
+func.func @rope_half_wrong_sign(%x: tensor<2x8x32xf16>, %cos: tensor<8x32xf16>, %sin: tensor<8x32xf16>) -> tensor<2x8x32xf16> {
+  %x1, %x2 = "dit.split"(%x) {dim = 2 : i64, sizes = array<i64: 16, 16>} : (tensor<2x8x32xf16>) -> (tensor<2x8x16xf16>, tensor<2x8x16xf16>)
+  %n1 = "dit.neg"(%x1) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  %rot = "dit.concat"(%x2, %n1) {dim = -1 : i64} : (tensor<2x8x16xf16>, tensor<2x8x16xf16>) -> tensor<2x8x32xf16>
+  %xc = "dit.mul"(%x, %cos) : (tensor<2x8x32xf16>, tensor<8x32xf16>) -> tensor<2x8x32xf16>
+  %rs = "dit.mul"(%rot, %sin) : (tensor<2x8x32xf16>, tensor<8x32xf16>) -> tensor<2x8x32xf16>
+  %sum = "dit.add"(%xc, %rs) : (tensor<2x8x32xf16>, tensor<2x8x32xf16>) -> tensor<2x8x32xf16>
+  return %sum : tensor<2x8x32xf16>
+}
+
+// -----
+
+// The rotation of a different tensor than the one multiplied by cos: no rotary embedding.
+// CHECK-LABEL: func.func @rope_other_tensor
+// CHECK-NOT: "dit.rope"
+func.func @rope_other_tensor(%x: tensor<2x8x32xf16>, %y: tensor<2x8x32xf16>, %cos: tensor<8x32xf16>, %sin: tensor<8x32xf16>) -> tensor<2x8x32xf16> {
+  %y1, %y2 = "dit.split"(%y) {dim = 2 : i64, sizes = array<i64: 16, 16>} : (tensor<2x8x32xf16>) -> (tensor<2x8x16xf16>, tensor<2x8x16xf16>)
+  %n2 = "dit.neg"(%y2) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  %rot = "dit.concat"(%n2, %y1) {dim = -1 : i64} : (tensor<2x8x16xf16>, tensor<2x8x16xf16>) -> tensor<2x8x32xf16>
+  %xc = "dit.mul"(%x, %cos) : (tensor<2x8x32xf16>, tensor<8x32xf16>) -> tensor<2x8x32xf16>
+  %rs = "dit.mul"(%rot, %sin) : (tensor<2x8x32xf16>, tensor<8x32xf16>) -> tensor<2x8x32xf16>
+  %sum = "dit.add"(%xc, %rs) : (tensor<2x8x32xf16>, tensor<2x8x32xf16>) -> tensor<2x8x32xf16>
+  return %sum : tensor<2x8x32xf16>
+}
+
+// -----
+
+// A cos table over half the last dim does not fit dit.rope: reported, left alone.
+// CHECK-LABEL: func.func @rope_table_too_narrow
+// CHECK-NOT: "dit.rope"
+// REPORT: skipped at {{.*}}rope.mlir:[[@LINE+7]]:10: cos does not broadcast to x over its full last dim
+func.func @rope_table_too_narrow(%x: tensor<2x8x32xf16>, %cos: tensor<8x1xf16>, %sin: tensor<8x1xf16>) -> tensor<2x8x32xf16> {
+  %x1, %x2 = "dit.split"(%x) {dim = 2 : i64, sizes = array<i64: 16, 16>} : (tensor<2x8x32xf16>) -> (tensor<2x8x16xf16>, tensor<2x8x16xf16>)
+  %n2 = "dit.neg"(%x2) : (tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  %rot = "dit.concat"(%n2, %x1) {dim = -1 : i64} : (tensor<2x8x16xf16>, tensor<2x8x16xf16>) -> tensor<2x8x32xf16>
+  %xc = "dit.mul"(%x, %cos) : (tensor<2x8x32xf16>, tensor<8x1xf16>) -> tensor<2x8x32xf16>
+  %rs = "dit.mul"(%rot, %sin) : (tensor<2x8x32xf16>, tensor<8x1xf16>) -> tensor<2x8x32xf16>
+  %sum = "dit.add"(%xc, %rs) : (tensor<2x8x32xf16>, tensor<2x8x32xf16>) -> tensor<2x8x32xf16>
+  return %sum : tensor<2x8x32xf16>
+}
