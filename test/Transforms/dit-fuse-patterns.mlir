@@ -172,3 +172,16 @@ func.func @gelu_erf_shared_intermediate(%x: tensor<8xf32>) -> (tensor<8xf32>, te
   %g = "dit.mul"(%h, %half) : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
   return %g, %e : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// A [1, 1] constant widens an [8] x to [1, 8]: muls_add(x, y) would not give the product's
+// type, so nothing fires.
+// CHECK-LABEL: func.func @mul_add_widening_constant
+// CHECK-NOT: "dit.muls_add"
+func.func @mul_add_widening_constant(%x: tensor<8xf16>, %y: tensor<1x8xf16>) -> tensor<1x8xf16> {
+  %c = arith.constant dense<0.5> : tensor<1x1xf16>
+  %m = "dit.mul"(%x, %c) : (tensor<8xf16>, tensor<1x1xf16>) -> tensor<1x8xf16>
+  %a = "dit.add"(%m, %y) : (tensor<1x8xf16>, tensor<1x8xf16>) -> tensor<1x8xf16>
+  return %a : tensor<1x8xf16>
+}
