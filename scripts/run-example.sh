@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export PATH="$HOME/.cargo/bin:/usr/lib/llvm-22/bin:$PATH"
-target/debug/dit-opt --dit-canonicalize examples/flux_double_block.mlir "$@"
+target/debug/dit-opt --fuse-all --fusion-report=text examples/flux_double_block.mlir "$@"
