@@ -96,31 +96,67 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
                 .map(|j| i + j)
                 .ok_or_else(|| err(offset + i, "unterminated '{' in pass options"))?;
             let mut at = i + 1;
+            // The column of each option, for errors about its value.
+            let mut columns = Vec::new();
+            // Whether the next item continues the last option's value: a list value such as
+            // `linears=a,b` goes on after a comma up to the next `name=value` or whitespace.
+            let mut continues = false;
             for item in body[i + 1..close].split(|c: char| c.is_whitespace() || c == ',') {
                 if !item.is_empty() {
-                    let (key, value) = item.split_once('=').ok_or_else(|| {
-                        err(
-                            offset + at,
-                            format!("pass option '{item}' must be written name=value"),
-                        )
-                    })?;
-                    if !(info.options)().iter().any(|o| o.name == key) {
-                        let known: Vec<_> = (info.options)().iter().map(|o| o.name).collect();
-                        return Err(err(
-                            offset + at,
-                            format!(
-                                "pass '{name}' has no option '{key}' (options: {})",
-                                if known.is_empty() {
-                                    "none".to_string()
-                                } else {
-                                    known.join(", ")
-                                }
-                            ),
-                        ));
+                    match (item.split_once('='), options.last_mut()) {
+                        (None, Some((_, value))) if continues => {
+                            let value: &mut String = value;
+                            value.push(',');
+                            value.push_str(item);
+                        }
+                        (None, _) => {
+                            return Err(err(
+                                offset + at,
+                                format!("pass option '{item}' must be written name=value"),
+                            ))
+                        }
+                        (Some((key, value)), _) => {
+                            if !(info.options)().iter().any(|o| o.name == key) {
+                                let known: Vec<_> =
+                                    (info.options)().iter().map(|o| o.name).collect();
+                                return Err(err(
+                                    offset + at,
+                                    format!(
+                                        "pass '{name}' has no option '{key}' (options: {})",
+                                        if known.is_empty() {
+                                            "none".to_string()
+                                        } else {
+                                            known.join(", ")
+                                        }
+                                    ),
+                                ));
+                            }
+                            options.push((key.to_string(), value.to_string()));
+                            columns.push(offset + at);
+                        }
                     }
-                    options.push((key.to_string(), value.to_string()));
                 }
                 at += item.len() + 1;
+                let comma = body.as_bytes()[at - 1] == b',';
+                if item.is_empty() {
+                    // `a,,b` inside a list is an empty entry (the pass judges it); whitespace
+                    // ends the list.
+                    match options.last_mut() {
+                        Some((_, value)) if continues && comma => value.push(','),
+                        _ => continues = false,
+                    }
+                } else {
+                    continues = comma && !options.is_empty();
+                }
+            }
+            // Values are checked here, so that a bad one is reported where it is written.
+            for (option, column) in options.iter().zip(&columns) {
+                if let Err(message) = (info.create)(std::slice::from_ref(option)) {
+                    return Err(err(*column, format!("pass '{name}': {message}")));
+                }
+            }
+            if let Err(message) = (info.create)(&options) {
+                return Err(err(offset + i, format!("pass '{name}': {message}")));
             }
             i = close + 1;
         }
@@ -307,5 +343,35 @@ mod tests {
         assert!(parse_pipeline("dit-dce{").is_err());
         assert!(parse_pipeline("dit-dceé").is_err());
         assert!(parse_pipeline("é").is_err());
+    }
+
+    #[test]
+    fn list_values_continue_after_commas_and_values_are_checked_in_place() {
+        let steps = parse_pipeline(
+            "builtin.module(dit-quantize{linears=ff.*,attn.to_? output_dtype=bf16})",
+        )
+        .unwrap();
+        assert_eq!(
+            steps[0].options,
+            [
+                ("linears".to_string(), "ff.*,attn.to_?".to_string()),
+                ("output_dtype".to_string(), "bf16".to_string())
+            ]
+        );
+        let steps =
+            parse_pipeline("dit-fuse-patterns{enable_rope=false,enable_swiglu=false}").unwrap();
+        assert_eq!(steps[0].options.len(), 2);
+        let e = parse_pipeline("dit-dce,dit-quantize{output_dtype=f32}").unwrap_err();
+        assert!(e.message.contains("must be f16 or bf16"), "{e}");
+        assert_eq!(e.column, 22);
+        assert!(parse_pipeline("dit-quantize{linears=a, b}").is_err());
+        let e = parse_pipeline("dit-quantize{linears=a,,b}").unwrap_err();
+        assert!(
+            e.message.contains("non-empty glob patterns, got 'a,,b'"),
+            "{e}"
+        );
+        let steps =
+            parse_pipeline("dit-fuse-patterns{enable_rope=false, enable_swiglu=false}").unwrap();
+        assert_eq!(steps[0].options.len(), 2);
     }
 }

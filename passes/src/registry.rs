@@ -152,6 +152,25 @@ FRACTAL_NZ). On a target with the bf16 L1->BT move it does nothing.",
         verify_after: true,
         create: |_| Ok(Box::new(crate::dit_fold_transpose_quant_matmul_limit::FoldTransposeQuantMatmulLimit)),
     },
+    PassInfo {
+        flag: "dit-quantize",
+        summary: "Quantize selected f16/bf16 dit.linear ops to W8A8 (dynamic_quant + quant_matmul)",
+        description: "Issue 3 path A. Each selected dit.linear directly in a func.func body, with f16 or bf16 \
+x and its weight an argument of that func, becomes `dit.dynamic_quant` (per-token int8 activations, \
+f32 scale per row) and `dit.quant_matmul` (transpose_x1 = transpose_x2 = false, per-token scale, the \
+linear's bias kept). x of rank other than 2 is flattened to [M, K] with dit.reshape and the result \
+reshaped back (a single dit.gelu user moves before the reshape back). Per float weight argument, two \
+arguments are appended to the func: the int8 weight transposed to [K, N] and its f32 per-output-channel \
+scale [N], tagged `dit.quantized` = \"weight_int8\" / \"weight_scale\" and `dit.quantized_from` = the float \
+weight's argument index; the float weight argument stays (docs/quantize.md: how a caller prepares \
+them). Run dit-fuse-patterns afterwards for the P0 fusion into dit.quant_matmul_gelu. Skipped, with \
+the reason in the fusion report: f32 linears, linears outside a func.func body, weights that are no \
+func argument, funcs called inside the module, a bias whose type differs from the output type, and \
+x with more than one dynamic dim when it must be flattened.",
+        options: crate::dit_quantize::options,
+        verify_after: true,
+        create: |options| Ok(Box::new(crate::dit_quantize::Quantize::from_options(options)?)),
+    },
 ];
 
 /// A named pipeline: one flag that runs several passes in order.

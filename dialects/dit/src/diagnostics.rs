@@ -12,7 +12,8 @@ use mlir_sys::{
     mlirLocationFileLineColRangeGetFilename, mlirLocationFileLineColRangeGetStartColumn,
     mlirLocationFileLineColRangeGetStartLine, mlirLocationFusedGetLocations,
     mlirLocationFusedGetNumLocations, mlirLocationIsACallSite, mlirLocationIsAFileLineColRange,
-    mlirLocationIsAFused, mlirLocationIsAName, mlirLocationNameGetChildLoc, MlirLocation,
+    mlirLocationIsAFused, mlirLocationIsAName, mlirLocationNameGetChildLoc,
+    mlirLocationNameGetName, MlirLocation,
 };
 use std::{cell::RefCell, ffi::CString, fmt, rc::Rc};
 
@@ -253,6 +254,22 @@ pub fn file_line_col(location: MlirLocation) -> Option<(String, u32, u32)> {
             return parts.into_iter().find_map(file_line_col);
         }
         None
+    }
+}
+
+/// The name of a name location (`loc("ff.net.0.proj")`), if `location` is one.
+pub fn location_name(location: MlirLocation) -> Option<String> {
+    // SAFETY: only reads the uniqued location storage owned by the context.
+    unsafe {
+        if !mlirLocationIsAName(location) {
+            return None;
+        }
+        let name = mlirIdentifierStr(mlirLocationNameGetName(location));
+        if name.data.is_null() {
+            return Some(String::new());
+        }
+        let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
     }
 }
 

@@ -584,3 +584,151 @@ impl Op {
         String::from_utf8_lossy(&out).into_owned()
     }
 }
+
+/// Builds a ranked tensor type of `shape` (`None` = dynamic) with element type `elem`.
+/// `None` for an element type that has no builtin MLIR type here (`Elem::Other`).
+pub fn tensor_type(
+    context: MlirContext,
+    shape: &[Option<i64>],
+    elem: &crate::tensor::Elem,
+) -> Option<MlirType> {
+    use crate::tensor::Elem;
+    // SAFETY: builtin types are uniqued in the (live) context.
+    unsafe {
+        let element = match elem {
+            Elem::F32 => mlirF32TypeGet(context),
+            Elem::F16 => mlirF16TypeGet(context),
+            Elem::BF16 => mlirBF16TypeGet(context),
+            Elem::I1 => mlirIntegerTypeGet(context, 1),
+            Elem::I4 => mlirIntegerTypeGet(context, 4),
+            Elem::I8 => mlirIntegerTypeGet(context, 8),
+            Elem::I32 => mlirIntegerTypeGet(context, 32),
+            Elem::I64 => mlirIntegerTypeGet(context, 64),
+            Elem::F8E4M3FN => mlirFloat8E4M3FNTypeGet(context),
+            Elem::F8E5M2 => mlirFloat8E5M2TypeGet(context),
+            Elem::F8E8M0FNU => mlirFloat8E8M0FNUTypeGet(context),
+            Elem::F4E2M1FN => mlirFloat4E2M1FNTypeGet(context),
+            Elem::Other(_) => return None,
+        };
+        let dims: Vec<i64> = shape
+            .iter()
+            .map(|d| d.unwrap_or(mlirShapedTypeGetDynamicSize()))
+            .collect();
+        let null_encoding = MlirAttribute {
+            ptr: std::ptr::null(),
+        };
+        Some(mlirRankedTensorTypeGet(
+            dims.len() as isize,
+            dims.as_ptr(),
+            element,
+            null_encoding,
+        ))
+    }
+}
+
+impl Val {
+    /// The block and position of a block argument; `None` for an op result.
+    pub fn block_argument(self) -> Option<(Block, usize)> {
+        // SAFETY: the value is alive (module invariant).
+        unsafe {
+            mlirValueIsABlockArgument(self.0).then(|| {
+                (
+                    Block(mlirBlockArgumentGetOwner(self.0)),
+                    mlirBlockArgumentGetArgNumber(self.0) as usize,
+                )
+            })
+        }
+    }
+}
+
+impl Attr {
+    /// The symbol name of a flat symbol reference attribute (`@f`).
+    pub fn as_flat_symbol_ref(self) -> Option<String> {
+        // SAFETY: predicates and getters on a live attribute.
+        unsafe {
+            mlirAttributeIsAFlatSymbolRef(self.0)
+                .then(|| str_of(mlirFlatSymbolRefAttrGetValue(self.0)))
+        }
+    }
+}
+
+impl Op {
+    /// For a `func.func` with a body: appends an argument of type `ty` (a raw MLIR type) to its
+    /// entry block, and keeps the signature in step: `function_type` gets the new input, and
+    /// `arg_attrs` (created when `attributes` is not empty, extended when present) gets the
+    /// argument's attribute dictionary. Returns the new argument, or `None` if the op is no
+    /// func.func with a body. Callers of the function are not updated (the caller checks that
+    /// there are none).
+    pub fn append_function_argument(
+        self,
+        ty: MlirType,
+        location: Location,
+        attributes: &[(&str, Attr)],
+    ) -> Option<Val> {
+        if !self.is("func.func") {
+            return None;
+        }
+        let entry = *self.region_blocks(0).first()?;
+        let function_type = self.attr("function_type")?;
+        // SAFETY: all handles are alive; new attributes and types are uniqued in the op's
+        // context, and the block argument is owned by the (live) entry block.
+        unsafe {
+            let context = self.context_raw();
+            let old = mlirTypeAttrGetValue(function_type.0);
+            if !mlirTypeIsAFunction(old) {
+                return None;
+            }
+            let mut inputs: Vec<MlirType> = (0..mlirFunctionTypeGetNumInputs(old))
+                .map(|i| mlirFunctionTypeGetInput(old, i))
+                .collect();
+            let results: Vec<MlirType> = (0..mlirFunctionTypeGetNumResults(old))
+                .map(|i| mlirFunctionTypeGetResult(old, i))
+                .collect();
+            let old_count = inputs.len();
+            inputs.push(ty);
+            let new = mlirFunctionTypeGet(
+                context,
+                inputs.len() as isize,
+                inputs.as_ptr(),
+                results.len() as isize,
+                results.as_ptr(),
+            );
+            let value = mlirBlockAddArgument(entry.0, ty, location.to_raw());
+            self.set_attr("function_type", Attr(mlirTypeAttrGet(new)));
+            let existing = self
+                .attr("arg_attrs")
+                .filter(|a| mlirAttributeIsAArray(a.0));
+            if existing.is_some() || !attributes.is_empty() {
+                let empty = mlirDictionaryAttrGet(context, 0, std::ptr::null());
+                let mut dicts: Vec<MlirAttribute> = match existing {
+                    Some(a) => (0..mlirArrayAttrGetNumElements(a.0))
+                        .map(|i| mlirArrayAttrGetElement(a.0, i))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                dicts.resize(old_count, empty);
+                let named: Vec<MlirNamedAttribute> = attributes
+                    .iter()
+                    .map(|(n, a)| MlirNamedAttribute {
+                        name: mlirIdentifierGet(context, string_ref(n)),
+                        attribute: a.0,
+                    })
+                    .collect();
+                dicts.push(mlirDictionaryAttrGet(
+                    context,
+                    named.len() as isize,
+                    named.as_ptr(),
+                ));
+                self.set_attr(
+                    "arg_attrs",
+                    Attr(mlirArrayAttrGet(
+                        context,
+                        dicts.len() as isize,
+                        dicts.as_ptr(),
+                    )),
+                );
+            }
+            Some(Val(value))
+        }
+    }
+}

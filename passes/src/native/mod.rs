@@ -14,6 +14,9 @@ use std::ffi::c_void;
 
 mod activation;
 mod common;
+mod gelu;
+mod linear;
+mod merge;
 mod norm;
 mod quant;
 mod rope;
@@ -25,6 +28,9 @@ pub fn constraints() -> impl Iterator<Item = &'static (&'static str, ConstraintF
         .chain(norm::CONSTRAINTS)
         .chain(activation::CONSTRAINTS)
         .chain(quant::CONSTRAINTS)
+        .chain(gelu::CONSTRAINTS)
+        .chain(merge::CONSTRAINTS)
+        .chain(linear::CONSTRAINTS)
         .chain(rope::CONSTRAINTS)
 }
 
@@ -39,6 +45,9 @@ pub fn rewrites() -> impl Iterator<Item = &'static (&'static str, RewriteFn)> {
         .chain(norm::REWRITES)
         .chain(activation::REWRITES)
         .chain(quant::REWRITES)
+        .chain(gelu::REWRITES)
+        .chain(merge::REWRITES)
+        .chain(linear::REWRITES)
         .chain(rope::REWRITES)
 }
 

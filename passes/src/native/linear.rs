@@ -1,0 +1,363 @@
+//! Natives of the Linear + activation patterns (patterns/linear.pdll): whether a dit.linear
+//! and the op after it fit aclnnFusedMatmul, and the rewrite that builds the dit.fused_matmul
+//! (with the reshapes to 2-D and the weight transpose to [K, N] it needs).
+
+use super::*;
+use dit_dialect::tensor::Dim;
+
+/// The dit op each `fused_op_type` a pattern asks for is rooted at.
+fn root_name(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "gelu_tanh" | "gelu_erf" => "dit.gelu",
+        "relu" => "dit.relu",
+        "add" => "dit.add",
+        "mul" => "dit.mul",
+        _ => return None,
+    })
+}
+
+/// Everything the rewrite builds, worked out (and checked) once for the constraint and the
+/// rewrite alike.
+struct Plan {
+    x: Val,
+    weight: Val,
+    bias: Option<Val>,
+    x3: Option<Val>,
+    /// `[K, N]`: the weight's shape transposed.
+    weight_t: Vec<Dim>,
+    /// When x is not 2-D: the `[M, K]` x and `[M, N]` result / x3 shapes.
+    flat: Option<(Vec<Dim>, Vec<Dim>)>,
+}
+
+fn shape_of(t: &dit_dialect::tensor::TensorInfo) -> String {
+    format!("[{}]", dit_dialect::tensor::shape_string(&t.shape))
+}
+
+/// Whether `v` is a SiLU gate that enable_swiglu's two-input patterns fuse with the other
+/// factor of a mul into dit.silu_mul: silu(g), cast(silu(cast(g))) or
+/// cast(cast(g) * sigmoid(cast(g))), used once.
+fn is_silu_gate(v: Val) -> bool {
+    if v.use_count() != 1 {
+        return false;
+    }
+    let Some(op) = v.defining_op() else {
+        return false;
+    };
+    if op.is("dit.silu") {
+        return true;
+    }
+    let Some(inner) = op
+        .is("dit.cast")
+        .then(|| op.operand(0).defining_op())
+        .flatten()
+    else {
+        return false;
+    };
+    inner.is("dit.silu")
+        || (inner.is("dit.mul")
+            && inner
+                .operands()
+                .iter()
+                .any(|o| o.defining_op().is_some_and(|p| p.is("dit.sigmoid"))))
+}
+
+/// Checks that `lin` followed by `root` (the op of `kind`) fits aclnnFusedMatmul and plans
+/// the rewrite; the error is the skip reason. The caller checked the ops' names and the target.
+fn plan(lin: Op, root: Op, kind: &str) -> Result<Plan, String> {
+    let y = lin.result(0);
+    if !root.operands().contains(&y) || root.num_results() != 1 {
+        return Err("the op after the linear does not consume it".to_string());
+    }
+    let t = |v: Val, what: &str| v.tensor().ok_or(format!("{what} is not a ranked tensor"));
+    let spec = dit_dialect::ops::spec("dit.linear").ok_or("dit.linear has no spec")?;
+    let ins = dit_dialect::ops::Operands::resolve(lin, spec)
+        .map_err(|_| "the linear's operand segments do not resolve".to_string())?;
+    let (Some(x), Some(weight)) = (ins.get("x"), ins.get("weight")) else {
+        return Err("the linear has no x or weight".to_string());
+    };
+    let bias = ins.get("bias");
+    let (xt, wt, yt) = (
+        t(x, "x")?,
+        t(weight, "weight")?,
+        t(y, "the linear's result")?,
+    );
+    let out = t(root.result(0), "the result")?;
+    if !matches!(xt.elem, Elem::F16 | Elem::BF16) {
+        return Err(format!(
+            "x is {}; FusedMatmul takes f16 or bf16 (no fusion for {} linears)",
+            xt.elem, xt.elem
+        ));
+    }
+    if wt.elem != xt.elem || yt.elem != xt.elem || out.elem != xt.elem {
+        return Err("x, weight and result element types differ".to_string());
+    }
+    if bias.is_some_and(|b| b.tensor().map(|b| b.elem) != Some(xt.elem.clone())) {
+        return Err("the bias element type differs from x's".to_string());
+    }
+    if wt.rank() != 2 || xt.rank() == 0 {
+        return Err("weight must be [N, K] and x at least 1-D".to_string());
+    }
+    let x3 = match kind {
+        "add" | "mul" => {
+            if root.num_operands() != 2 {
+                return Err(format!("the {kind} does not have two operands"));
+            }
+            let other = if root.operand(0) == y {
+                root.operand(1)
+            } else {
+                root.operand(0)
+            };
+            let x3t = t(other, "x3")?;
+            if x3t.elem != xt.elem {
+                return Err(format!(
+                    "x3 is {}, the linear {}; FusedMatmul takes them alike",
+                    x3t.elem, xt.elem
+                ));
+            }
+            if x3t.rank() != yt.rank()
+                || !shapes_compatible(&x3t.shape, &yt.shape)
+                || !shapes_compatible(&out.shape, &yt.shape)
+            {
+                return Err(format!(
+                    "x3 {} is not of the linear's result shape {}: FusedMatmul's x3 is [M, N], \
+                     it does not broadcast",
+                    shape_of(&x3t),
+                    shape_of(&yt)
+                ));
+            }
+            if kind == "mul" && is_silu_gate(other) {
+                return Err(
+                    "x3 is a SiLU gate: left to enable_swiglu (silu_mul(gate, linear) \
+                     is as many kernels without the weight transpose)"
+                        .to_string(),
+                );
+            }
+            Some(other)
+        }
+        _ => {
+            if !shapes_compatible(&out.shape, &yt.shape) || out.rank() != yt.rank() {
+                return Err("the activation changes the linear's shape".to_string());
+            }
+            None
+        }
+    };
+    let weight_t = vec![wt.shape[1], wt.shape[0]];
+    let flat = if xt.rank() == 2 {
+        None
+    } else {
+        let (k, n) = (xt.dim_from_back(0), out.dim_from_back(0));
+        let (Some(k), Some(n)) = (k, n) else {
+            return Err(format!(
+                "x {} is not 2-D and K or N is dynamic: the reshape to [M, K] and back could \
+                 not be inferred",
+                shape_of(&xt)
+            ));
+        };
+        if out.shape.iter().filter(|d| d.is_none()).count() > 1 {
+            return Err(format!(
+                "the result {} has more than one dynamic dim: the reshape back from [M, N] \
+                 could not be inferred",
+                shape_of(&out)
+            ));
+        }
+        let lead = &xt.shape[..xt.rank() - 1];
+        let m = if lead.iter().all(|d| d.is_some()) {
+            let m = lead
+                .iter()
+                .try_fold(1i64, |acc, d| acc.checked_mul((*d)?))
+                .ok_or("M overflows i64")?;
+            Some(m)
+        } else {
+            None
+        };
+        Some((vec![m, Some(k)], vec![m, Some(n)]))
+    };
+    Ok(Plan {
+        x,
+        weight,
+        bias,
+        x3,
+        weight_t,
+        flat,
+    })
+}
+
+/// Constraint: `LinearActivationFits(lin, root, kind, pattern)`.
+fn linear_activation_fits(args: Args, state: &NativeState) -> bool {
+    let (lin, root) = (
+        args.first().and_then(|a| a.op()),
+        args.get(1).and_then(|a| a.op()),
+    );
+    let kind = string_of(args.get(2).and_then(|a| a.attr()));
+    let Some(root_op) = root_name(&kind) else {
+        return false;
+    };
+    if !ops_are(&[(lin, "dit.linear"), (root, root_op)]) {
+        return false;
+    }
+    let (Some(lin), Some(root)) = (lin, root) else {
+        return false;
+    };
+    // Not a match of this pattern at all: the linear feeds another op, or others too
+    // (HasOneUse may not have been evaluated yet).
+    if !root.operands().contains(&lin.result(0)) || lin.result(0).use_count() != 1 {
+        return false;
+    }
+    let check = if state.target.fused_matmul {
+        plan(lin, root, &kind).map(|_| ())
+    } else {
+        Err(format!(
+            "target {} has no FusedMatmul (Ascend 950 only)",
+            state.target.name
+        ))
+    };
+    fits(
+        state,
+        args.get(3).and_then(|a| a.attr()),
+        Some(root.result(0)),
+        check,
+    )
+}
+
+/// A ranked tensor type of `shape` with the element type of `like`.
+fn tensor_type(shape: &[Dim], like: Val) -> MlirType {
+    let dims: Vec<i64> = shape
+        .iter()
+        // SAFETY: a constant of MLIR.
+        .map(|d| d.unwrap_or_else(|| unsafe { mlirShapedTypeGetDynamicSize() }))
+        .collect();
+    // SAFETY: `like` is alive; the type is uniqued in its context.
+    unsafe {
+        let element = mlirShapedTypeGetElementType(mlirValueGetType(like.0));
+        mlirRankedTensorTypeGet(
+            dims.len() as isize,
+            dims.as_ptr(),
+            element,
+            MlirAttribute {
+                ptr: std::ptr::null(),
+            },
+        )
+    }
+}
+
+fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr() as *const _,
+        length: s.len(),
+    }
+}
+
+/// Creates `name` at the rewriter's insertion point, through the rewriter (so the greedy
+/// driver knows about it), located at `at`; returns its only result.
+fn create(
+    rewriter: MlirPatternRewriter,
+    at: Op,
+    name: &str,
+    operands: &[Val],
+    result: MlirType,
+    attributes: &[(&str, Attr)],
+) -> Val {
+    // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate; the
+    // new op is handed to the rewriter, which inserts it (and owns it from then on).
+    unsafe {
+        let context = at.context_raw();
+        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(at.0));
+        let raw: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
+        mlirOperationStateAddOperands(&mut state, raw.len() as isize, raw.as_ptr());
+        mlirOperationStateAddResults(&mut state, 1, &result);
+        let named: Vec<MlirNamedAttribute> = attributes
+            .iter()
+            .map(|(n, a)| MlirNamedAttribute {
+                name: mlirIdentifierGet(context, string_ref(n)),
+                attribute: a.0,
+            })
+            .collect();
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        let op = mlirOperationCreate(&mut state);
+        let op = mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), op);
+        Val(mlirOperationGetResult(op, 0))
+    }
+}
+
+/// Rewrite: `BuildFusedMatmul(lin, root, kind) -> Value`: builds, before `root`,
+/// `[reshape x to [M, K]] -> transpose(weight) {perm = [1, 0]} -> fused_matmul(x1, x2, bias?,
+/// x3?) {fused_op_type = kind} -> [reshape back]` (x3 reshaped to [M, N] likewise) and returns
+/// the value that replaces `root`. LinearActivationFits vouched for all of it.
+fn build_fused_matmul(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    rewriter: MlirPatternRewriter,
+) -> bool {
+    let (Some(lin), Some(root)) = (
+        args.first().and_then(|a| a.op()),
+        args.get(1).and_then(|a| a.op()),
+    ) else {
+        return false;
+    };
+    let kind = string_of(args.get(2).and_then(|a| a.attr()));
+    let Ok(p) = plan(lin, root, &kind) else {
+        return false;
+    };
+    let context = root.context_raw();
+    // SAFETY: the root is alive; new ops go right before it.
+    unsafe { mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0) };
+    let reshape = |v: Val, shape: &[Dim]| {
+        create(
+            rewriter,
+            root,
+            "dit.reshape",
+            &[v],
+            tensor_type(shape, v),
+            &[],
+        )
+    };
+    let (x1, x3) = match &p.flat {
+        Some((mk, mn)) => (reshape(p.x, mk), p.x3.map(|v| reshape(v, mn))),
+        None => (p.x, p.x3),
+    };
+    let x2 = create(
+        rewriter,
+        root,
+        "dit.transpose",
+        &[p.weight],
+        tensor_type(&p.weight_t, p.weight),
+        &[("perm", root.i64_array_attr(&[1, 0]))],
+    );
+    let out = root.result(0);
+    // SAFETY: the root's result type is alive.
+    let out_type = unsafe { mlirValueGetType(out.0) };
+    let fused_type = match &p.flat {
+        Some((_, mn)) => tensor_type(mn, out),
+        None => out_type,
+    };
+    let mut operands = vec![x1, x2];
+    operands.extend(p.bias);
+    operands.extend(x3);
+    let segments = [1, 1, i32::from(p.bias.is_some()), i32::from(x3.is_some())];
+    let fused = create(
+        rewriter,
+        root,
+        "dit.fused_matmul",
+        &operands,
+        fused_type,
+        &[
+            ("fused_op_type", Attr::string(context, &kind)),
+            ("operandSegmentSizes", Attr::i32_array(context, &segments)),
+        ],
+    );
+    let result = match &p.flat {
+        Some(_) => create(rewriter, root, "dit.reshape", &[fused], out_type, &[]),
+        None => fused,
+    };
+    // SAFETY: the result list is the interpreter's; the value is alive.
+    unsafe { mlirPDLResultListPushBackValue(results, result.0) };
+    true
+}
+
+/// The constraints of this topic, by the names PDLL declares.
+pub const CONSTRAINTS: &[(&str, ConstraintFn)] =
+    &[("LinearActivationFits", linear_activation_fits)];
+
+/// The rewrites of this topic, by the names PDLL declares.
+pub const REWRITES: &[(&str, RewriteFn)] = &[("BuildFusedMatmul", build_fused_matmul)];

@@ -1,0 +1,547 @@
+//! Natives of the projection-merging patterns (patterns/merge.pdll): the gate and up
+//! projections of a gated activation, two dit.linear ops on one input, merged into one
+//! dit.linear over the concatenated weights (gate rows first); and a merged projection that
+//! a model chunks with the gate SECOND, reordered (weight rows, bias) so the gate comes first.
+//! Either way dit.swiglu / dit.gelu_mul then takes the gate from the first half, as the
+//! contract says (DIALECT.md).
+
+use super::*;
+use dit_dialect::{ops::Operands, tensor::Dim};
+
+/// aclnnGeluMul's limit on the last dim of its input.
+const GELU_MUL_MAX_WIDTH: i64 = 1024;
+
+/// The activation a gated-activation switch puts on the gate.
+fn activation_of(pattern: &str) -> &'static str {
+    match pattern {
+        "enable_gelu_mul" => "dit.gelu",
+        _ => "dit.silu",
+    }
+}
+
+/// The operands of a dit.linear, by slot.
+#[derive(Clone, Copy)]
+struct Linear {
+    x: Val,
+    weight: Val,
+    bias: Option<Val>,
+}
+
+fn linear_operands(op: Op) -> Option<Linear> {
+    if !op.is("dit.linear") || op.num_results() != 1 {
+        return None;
+    }
+    let spec = dit_dialect::ops::spec("dit.linear")?;
+    let ins = Operands::resolve(op, spec).ok()?;
+    Some(Linear {
+        x: ins.get("x")?,
+        weight: ins.get("weight")?,
+        bias: ins.get("bias"),
+    })
+}
+
+/// The func.func that holds `op`.
+fn enclosing_func(op: Op) -> Option<Op> {
+    let mut at = op.parent();
+    while let Some(p) = at {
+        if p.is("func.func") {
+            return Some(p);
+        }
+        at = p.parent();
+    }
+    None
+}
+
+/// `v` is an argument of `func`'s entry block.
+fn is_argument_of(v: Val, func: Op) -> bool {
+    let Some(entry) = func.region_blocks(0).first().copied() else {
+        return false;
+    };
+    // SAFETY: queries on a live value and block.
+    unsafe {
+        mlirValueIsABlockArgument(v.0) && mlirBlockEqual(mlirBlockArgumentGetOwner(v.0), entry.0)
+    }
+}
+
+/// The weight and bias of `lin` are arguments of the function that holds `at`.
+fn params_are_arguments(lin: &Linear, at: Op) -> bool {
+    enclosing_func(at).is_some_and(|f| {
+        is_argument_of(lin.weight, f) && lin.bias.is_none_or(|b| is_argument_of(b, f))
+    })
+}
+
+/// The rows N of a [N, K] weight, when static.
+fn weight_rows(w: Val) -> Option<i64> {
+    let t = w.tensor()?;
+    if t.rank() != 2 {
+        return None;
+    }
+    t.shape[0]
+}
+
+/// A ranked tensor type of `shape` with the element type (and encoding) of `like`.
+fn tensor_like(shape: &[Dim], like: Val) -> MlirType {
+    // SAFETY: `like` is alive and a ranked tensor (checked by the constraints); the new type
+    // is uniqued in its context.
+    unsafe {
+        let ty = mlirValueGetType(like.0);
+        let dims: Vec<i64> = shape
+            .iter()
+            .map(|d| d.unwrap_or(mlirShapedTypeGetDynamicSize()))
+            .collect();
+        mlirRankedTensorTypeGet(
+            dims.len() as isize,
+            dims.as_ptr(),
+            mlirShapedTypeGetElementType(ty),
+            mlirRankedTensorTypeGetEncoding(ty),
+        )
+    }
+}
+
+fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr() as *const _,
+        length: s.len(),
+    }
+}
+
+/// Creates `name` at the rewriter's insertion point, through the rewriter (so the greedy
+/// driver knows about it), located at `at`; returns its only result.
+fn create(
+    rewriter: MlirPatternRewriter,
+    at: Op,
+    name: &str,
+    operands: &[Val],
+    result: MlirType,
+    attributes: &[(&str, Attr)],
+) -> Val {
+    // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate; the
+    // new op is handed to the rewriter, which inserts it (and owns it from then on).
+    unsafe {
+        let context = at.context_raw();
+        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(at.0));
+        let raw: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
+        mlirOperationStateAddOperands(&mut state, raw.len() as isize, raw.as_ptr());
+        mlirOperationStateAddResults(&mut state, 1, &result);
+        let named: Vec<MlirNamedAttribute> = attributes
+            .iter()
+            .map(|(n, a)| MlirNamedAttribute {
+                name: mlirIdentifierGet(context, string_ref(n)),
+                attribute: a.0,
+            })
+            .collect();
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        let op = mlirOperationCreate(&mut state);
+        let op = mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), op);
+        Val(mlirOperationGetResult(op, 0))
+    }
+}
+
+/// `dit.concat(a, b) {dim = 0}` of two [N, …] tensors of one type.
+fn concat_rows(rewriter: MlirPatternRewriter, at: Op, a: Val, b: Val, rows: i64) -> Val {
+    let mut shape = a.tensor().map(|t| t.shape).unwrap_or_default();
+    if let Some(first) = shape.first_mut() {
+        *first = Some(rows);
+    }
+    create(
+        rewriter,
+        at,
+        "dit.concat",
+        &[a, b],
+        tensor_like(&shape, a),
+        &[("dim", Attr::i64(at.context_raw(), 0))],
+    )
+}
+
+/// `dit.slice(v) {dim = 0, start, end, step = 1}`.
+fn slice_rows(rewriter: MlirPatternRewriter, at: Op, v: Val, start: i64, end: i64) -> Val {
+    let mut shape = v.tensor().map(|t| t.shape).unwrap_or_default();
+    if let Some(first) = shape.first_mut() {
+        *first = Some(end - start);
+    }
+    let context = at.context_raw();
+    create(
+        rewriter,
+        at,
+        "dit.slice",
+        &[v],
+        tensor_like(&shape, v),
+        &[
+            ("dim", Attr::i64(context, 0)),
+            ("start", Attr::i64(context, start)),
+            ("end", Attr::i64(context, end)),
+            ("step", Attr::i64(context, 1)),
+        ],
+    )
+}
+
+/// `dit.linear(x, weight, bias?)` of result type like `like` with the last dim `n`.
+fn linear(
+    rewriter: MlirPatternRewriter,
+    at: Op,
+    x: Val,
+    weight: Val,
+    bias: Option<Val>,
+    like: Val,
+    n: i64,
+) -> Val {
+    let mut shape = like.tensor().map(|t| t.shape).unwrap_or_default();
+    if let Some(last) = shape.last_mut() {
+        *last = Some(n);
+    }
+    let mut operands = vec![x, weight];
+    operands.extend(bias);
+    let segments = [1, 1, i32::from(bias.is_some())];
+    create(
+        rewriter,
+        at,
+        "dit.linear",
+        &operands,
+        tensor_like(&shape, like),
+        &[(
+            "operandSegmentSizes",
+            Attr::i32_array(at.context_raw(), &segments),
+        )],
+    )
+}
+
+/// The product `root` has two operands: `act`'s result and `other`, in either order.
+fn is_product_of(root: Op, act: Val, other: Val) -> bool {
+    root.num_operands() == 2
+        && root.num_results() == 1
+        && ((root.operand(0) == act && root.operand(1) == other)
+            || (root.operand(1) == act && root.operand(0) == other))
+}
+
+/// The whole last dim `width` fits the fused op of `pattern`.
+fn width_fits(pattern: &str, width: i64) -> Result<(), String> {
+    if pattern == "enable_gelu_mul" && width > GELU_MUL_MAX_WIDTH {
+        return Err(format!(
+            "the merged projection's last dim {width} > {GELU_MUL_MAX_WIDTH} (aclnnGeluMul's limit); projections left separate"
+        ));
+    }
+    Ok(())
+}
+
+// ----- two projections on one input -----
+
+/// What merging the gate projection `lg` and the up projection `lu` builds.
+struct MergePlan {
+    gate: Linear,
+    up: Linear,
+    /// Rows of each weight (the gate's N = the up's N).
+    n: i64,
+}
+
+/// Whether `lg` (under `act`) and `lu` feed `root` on one input: the structure the patterns
+/// match, checked again without reporting (the matcher may call a constraint early).
+fn merge_candidate(lg: Op, lu: Op, act: Op, root: Op) -> Option<(Linear, Linear)> {
+    if lg == lu || act.num_operands() != 1 || act.operand(0) != lg.result(0) {
+        return None;
+    }
+    if !is_product_of(root, act.result(0), lu.result(0)) {
+        return None;
+    }
+    let (gate, up) = (linear_operands(lg)?, linear_operands(lu)?);
+    (gate.x == up.x).then_some((gate, up))
+}
+
+/// Checks a candidate; the error is the reason for the report.
+fn merge_plan(lg: Op, lu: Op, act: Op, root: Op) -> Result<MergePlan, String> {
+    let (gate, up) =
+        merge_candidate(lg, lu, act, root).ok_or("not two projections of one input")?;
+    if lg.result(0).use_count() != 1
+        || lu.result(0).use_count() != 1
+        || act.result(0).use_count() != 1
+    {
+        return Err(
+            "the gate or up projection (or the activation) has another user; merging would compute it twice"
+                .to_string(),
+        );
+    }
+    if gate.bias.is_some() != up.bias.is_some() {
+        return Err("one projection has a bias and the other none".to_string());
+    }
+    if !params_are_arguments(&gate, root) || !params_are_arguments(&up, root) {
+        return Err(
+            "the weights (or biases) are not arguments of the function; only those are concatenated ahead of the graph"
+                .to_string(),
+        );
+    }
+    let biases_alike = match (gate.bias, up.bias) {
+        (Some(a), Some(b)) => a.same_type(b),
+        _ => true,
+    };
+    if !gate.weight.same_type(up.weight) || !biases_alike || !lg.result(0).same_type(lu.result(0)) {
+        return Err("the two projections differ in type".to_string());
+    }
+    let out = lg.result(0);
+    if !root.result(0).same_type(out) || !out.tensor().is_some_and(|t| t.elem.is_float()) {
+        return Err("the product's type is not the projections' float type".to_string());
+    }
+    let n = weight_rows(gate.weight).ok_or("the weights' row count is dynamic")?;
+    Ok(MergePlan { gate, up, n })
+}
+
+/// Constraint: `MergeableLinears(lg, lu, act, root, pattern)`: `root` = act(lg) · lu (either
+/// order), lg and lu dit.linear ops on one x, each used once (and act once), both with or
+/// both without bias, weights (and biases) arguments of the function, of one type, the
+/// product of the projections' type; for enable_gelu_mul the merged width fits GeluMul.
+/// Records the reason for `pattern` when two projections of one x do not merge.
+fn mergeable_linears(args: Args, state: &NativeState) -> bool {
+    let op = |i: usize| args.get(i).and_then(|a| a.op());
+    let pattern_attr = args.get(4).and_then(|a| a.attr());
+    let pattern = string_of(pattern_attr);
+    let (lg, lu, act, root) = (op(0), op(1), op(2), op(3));
+    if !ops_are(&[
+        (lg, "dit.linear"),
+        (lu, "dit.linear"),
+        (act, activation_of(&pattern)),
+        (root, "dit.mul"),
+    ]) {
+        return false;
+    }
+    let (Some(lg), Some(lu), Some(act), Some(root)) = (lg, lu, act, root) else {
+        return false;
+    };
+    // Projections of different inputs (or no projections) are no candidates: nothing to say.
+    if merge_candidate(lg, lu, act, root).is_none() {
+        return false;
+    }
+    let check = merge_plan(lg, lu, act, root).and_then(|p| width_fits(&pattern, 2 * p.n));
+    fits(state, pattern_attr, Some(root.result(0)), check)
+}
+
+/// Rewrite: `MergeLinears(lg, lu, act, root) -> Value`: builds, before `root`,
+/// `linear(x, concat(wg, wu) {dim = 0}, concat(bg, bu) {dim = 0}?)` and returns it: the gate
+/// rows first, so the gate is the first half of its result. MergeableLinears vouched for it.
+fn merge_linears(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    rewriter: MlirPatternRewriter,
+) -> bool {
+    let op = |i: usize| args.get(i).and_then(|a| a.op());
+    let (Some(lg), Some(lu), Some(act), Some(root)) = (op(0), op(1), op(2), op(3)) else {
+        return false;
+    };
+    let merged = match merge_plan(lg, lu, act, root) {
+        Ok(p) => {
+            // SAFETY: the root is alive; new ops go right before it.
+            unsafe {
+                mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0)
+            };
+            let rows = 2 * p.n;
+            let w = concat_rows(rewriter, root, p.gate.weight, p.up.weight, rows);
+            let b = match (p.gate.bias, p.up.bias) {
+                (Some(bg), Some(bu)) => Some(concat_rows(rewriter, root, bg, bu, rows)),
+                _ => None,
+            };
+            linear(rewriter, root, p.gate.x, w, b, lg.result(0), rows)
+        }
+        // Unreachable (the constraint checked the same plan); a rewrite must not fail, and
+        // the verifier after the pass rejects the half-width input.
+        Err(_) => lg.result(0),
+    };
+    // SAFETY: the result list is the interpreter's; the value is alive.
+    unsafe { mlirPDLResultListPushBackValue(results, merged.0) };
+    true
+}
+
+// ----- one projection chunked with the gate second -----
+
+/// If `gate` and `up` are the two halves of one tensor along its last dim (a 2-way even
+/// dit.split, or two step-1 dit.slice ops covering [0, D/2) and [D/2, D)): that tensor, the
+/// half width, and whether the gate is the first half.
+fn halves(gate: Val, up: Val) -> Option<(Val, i64, bool)> {
+    let (g, u) = (gate.defining_op()?, up.defining_op()?);
+    if g.is("dit.split") && g == u && g.num_results() == 2 {
+        let x = g.operand(0);
+        let t = x.tensor()?;
+        let rank = t.rank() as i64;
+        let dim = i64_attr(g, "dim")?;
+        let sizes = i64_array_attr(g, "sizes")?;
+        if !(dim == -1 || dim == rank - 1) || sizes.len() != 2 || sizes[0] != sizes[1] {
+            return None;
+        }
+        if t.dim_from_back(0)? != 2 * sizes[0] {
+            return None;
+        }
+        return match (g.result(0) == gate, g.result(1) == up) {
+            (true, true) => Some((x, sizes[0], true)),
+            (false, false) if g.result(1) == gate && g.result(0) == up => {
+                Some((x, sizes[0], false))
+            }
+            _ => None,
+        };
+    }
+    if g.is("dit.slice") && u.is("dit.slice") && g != u && g.operand(0) == u.operand(0) {
+        let x = g.operand(0);
+        let t = x.tensor()?;
+        let d = t.dim_from_back(0)?;
+        if d % 2 != 0 {
+            return None;
+        }
+        let bounds = |s: Op| -> Option<(i64, i64)> {
+            let dim = i64_attr(s, "dim")?;
+            if !(dim == -1 || dim == t.rank() as i64 - 1) || i64_attr(s, "step")? != 1 {
+                return None;
+            }
+            let clamp = |v: i64| if v < 0 { (v + d).max(0) } else { v.min(d) };
+            Some((clamp(i64_attr(s, "start")?), clamp(i64_attr(s, "end")?)))
+        };
+        let h = d / 2;
+        return match (bounds(g)?, bounds(u)?) {
+            (a, b) if a == (0, h) && b == (h, d) => Some((x, h, true)),
+            (a, b) if a == (h, d) && b == (0, h) => Some((x, h, false)),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// What reordering the chunked projection builds.
+struct SwapPlan {
+    lin: Op,
+    ins: Linear,
+    /// The half width N (the weight has 2N rows).
+    n: i64,
+}
+
+/// Whether `root` = act(gate) · up with gate the SECOND half of a dit.linear's result and up
+/// the first: the structure, checked without reporting.
+fn swap_candidate(gate: Val, up: Val, act: Op, root: Op) -> Option<(Op, Linear, Val, i64)> {
+    if act.num_operands() != 1 || act.operand(0) != gate {
+        return None;
+    }
+    if !is_product_of(root, act.result(0), up) {
+        return None;
+    }
+    let (whole, n, gate_first) = halves(gate, up)?;
+    if gate_first {
+        return None;
+    }
+    let lin = whole.defining_op()?;
+    Some((lin, linear_operands(lin)?, whole, n))
+}
+
+/// Checks a candidate; the error is the reason for the report.
+fn swap_plan(gate: Val, up: Val, act: Op, root: Op) -> Result<SwapPlan, String> {
+    let (lin, ins, whole, n) =
+        swap_candidate(gate, up, act, root).ok_or("not a projection chunked gate-second")?;
+    let (g, u) = (gate.defining_op(), up.defining_op());
+    let producers = if g == u { 1 } else { 2 };
+    if act.result(0).use_count() != 1
+        || gate.use_count() != 1
+        || up.use_count() != 1
+        || whole.use_count() != producers
+    {
+        return Err(
+            "the projection, its halves or the activation have other users; reordering would compute the projection twice"
+                .to_string(),
+        );
+    }
+    if !params_are_arguments(&ins, root) {
+        return Err(
+            "the gate is the second half and the projection's weight (or bias) is not an argument of the function: its rows are not reordered here"
+                .to_string(),
+        );
+    }
+    if weight_rows(ins.weight) != Some(2 * n) {
+        return Err("the weight's rows are not the projection's width".to_string());
+    }
+    let (w, r) = (
+        whole.tensor().ok_or("no ranked type")?,
+        root.result(0).tensor().ok_or("no ranked type")?,
+    );
+    let mut expected = w.shape.clone();
+    if let Some(last) = expected.last_mut() {
+        *last = Some(n);
+    }
+    if !w.elem.is_float() || w.elem != r.elem || !shapes_compatible(&expected, &r.shape) {
+        return Err("the product's type is not the halved projection's type".to_string());
+    }
+    Ok(SwapPlan { lin, ins, n })
+}
+
+/// Constraint: `GateSecondOfLinear(gate, up, act, root, pattern)`: `root` = act(gate) · up
+/// (either order) where up and gate are the first and second halves (split or slices) of a
+/// dit.linear's result, used only there, whose weight (and bias) are arguments of the
+/// function; for enable_gelu_mul the width fits GeluMul. Records the reason for `pattern`
+/// when such a projection is not reordered.
+fn gate_second_of_linear(args: Args, state: &NativeState) -> bool {
+    let (Some(gate), Some(up)) = (
+        args.first().and_then(|a| a.value()),
+        args.get(1).and_then(|a| a.value()),
+    ) else {
+        return false;
+    };
+    let (act, root) = (
+        args.get(2).and_then(|a| a.op()),
+        args.get(3).and_then(|a| a.op()),
+    );
+    let pattern_attr = args.get(4).and_then(|a| a.attr());
+    let pattern = string_of(pattern_attr);
+    if !ops_are(&[(act, activation_of(&pattern)), (root, "dit.mul")]) {
+        return false;
+    }
+    let (Some(act), Some(root)) = (act, root) else {
+        return false;
+    };
+    if swap_candidate(gate, up, act, root).is_none() {
+        return false;
+    }
+    let check = swap_plan(gate, up, act, root).and_then(|p| width_fits(&pattern, 2 * p.n));
+    fits(state, pattern_attr, Some(root.result(0)), check)
+}
+
+/// Rewrite: `SwapLinearHalves(gate, up, act, root) -> Value`: builds, before `root`,
+/// `linear(x, concat(slice(w, N..2N), slice(w, 0..N)) {dim = 0}, <bias alike>?)` and returns
+/// it: the old second half (the gate) is now the first. GateSecondOfLinear vouched for it.
+fn swap_linear_halves(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    rewriter: MlirPatternRewriter,
+) -> bool {
+    let value = |i: usize| args.get(i).and_then(|a| a.value());
+    let op = |i: usize| args.get(i).and_then(|a| a.op());
+    let (Some(gate), Some(up), Some(act), Some(root)) = (value(0), value(1), op(2), op(3)) else {
+        return false;
+    };
+    let reordered = match swap_plan(gate, up, act, root) {
+        Ok(p) => {
+            // SAFETY: the root is alive; new ops go right before it.
+            unsafe {
+                mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0)
+            };
+            let (n, rows) = (p.n, 2 * p.n);
+            let swap = |v: Val| {
+                let second = slice_rows(rewriter, root, v, n, rows);
+                let first = slice_rows(rewriter, root, v, 0, n);
+                concat_rows(rewriter, root, second, first, rows)
+            };
+            let w = swap(p.ins.weight);
+            let b = p.ins.bias.map(swap);
+            linear(rewriter, root, p.ins.x, w, b, p.lin.result(0), rows)
+        }
+        // Unreachable (the constraint checked the same plan); a rewrite must not fail, and
+        // the result then keeps the gate second, as the input had it.
+        Err(_) => gate,
+    };
+    // SAFETY: the result list is the interpreter's; the value is alive.
+    unsafe { mlirPDLResultListPushBackValue(results, reordered.0) };
+    true
+}
+
+/// The constraints of this topic, by the names PDLL declares.
+pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
+    ("MergeableLinears", mergeable_linears),
+    ("GateSecondOfLinear", gate_second_of_linear),
+];
+
+/// The rewrites of this topic, by the names PDLL declares.
+pub const REWRITES: &[(&str, RewriteFn)] = &[
+    ("MergeLinears", merge_linears),
+    ("SwapLinearHalves", swap_linear_halves),
+];
