@@ -27,6 +27,8 @@ pub struct Target {
     pub fused_matmul: bool,
     /// aclnnFusedQuantMatmul (quantized MatMul + GELU) exists.
     pub fused_quant_matmul: bool,
+    /// aclnnKvRmsNormRopeCache exists (CANN lists Ascend 950 only).
+    pub kv_rms_norm_rope_cache: bool,
 }
 
 const KIB: u64 = 1024;
@@ -44,6 +46,7 @@ pub const TARGETS: &[Target] = &[
         mmad_s8s4: false,
         fused_matmul: false,
         fused_quant_matmul: true,
+        kv_rms_norm_rope_cache: false,
     },
     Target {
         name: "ascend910_93",
@@ -56,6 +59,7 @@ pub const TARGETS: &[Target] = &[
         mmad_s8s4: false,
         fused_matmul: false,
         fused_quant_matmul: true,
+        kv_rms_norm_rope_cache: false,
     },
     Target {
         name: "ascend950",
@@ -69,6 +73,7 @@ pub const TARGETS: &[Target] = &[
         mmad_s8s4: false,
         fused_matmul: true,
         fused_quant_matmul: false,
+        kv_rms_norm_rope_cache: true,
     },
 ];
 
@@ -103,6 +108,7 @@ struct TargetFile {
     mmad_s8s4: Option<bool>,
     fused_matmul: Option<bool>,
     fused_quant_matmul: Option<bool>,
+    kv_rms_norm_rope_cache: Option<bool>,
 }
 
 impl Target {
@@ -138,6 +144,10 @@ impl Target {
         flag(&mut target.mmad_s8s4, file.mmad_s8s4);
         flag(&mut target.fused_matmul, file.fused_matmul);
         flag(&mut target.fused_quant_matmul, file.fused_quant_matmul);
+        flag(
+            &mut target.kv_rms_norm_rope_cache,
+            file.kv_rms_norm_rope_cache,
+        );
         Ok(Box::leak(Box::new(target)))
     }
 }

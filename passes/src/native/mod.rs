@@ -13,6 +13,7 @@ use mlir_sys::*;
 use std::ffi::c_void;
 
 mod activation;
+mod cache;
 mod common;
 mod gelu;
 mod linear;
@@ -32,6 +33,7 @@ pub fn constraints() -> impl Iterator<Item = &'static (&'static str, ConstraintF
         .chain(merge::CONSTRAINTS)
         .chain(linear::CONSTRAINTS)
         .chain(rope::CONSTRAINTS)
+        .chain(cache::CONSTRAINTS)
 }
 
 /// Every native rewrite, by the name PDLL declares.
@@ -49,6 +51,7 @@ pub fn rewrites() -> impl Iterator<Item = &'static (&'static str, RewriteFn)> {
         .chain(merge::REWRITES)
         .chain(linear::REWRITES)
         .chain(rope::REWRITES)
+        .chain(cache::REWRITES)
 }
 
 /// What the natives of one pattern application can see.
