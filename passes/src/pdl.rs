@@ -7,18 +7,12 @@ use crate::{
     fusion::FusionSwitches,
     native::{self, NativeState, Registered},
 };
+use dit_dialect::ir::string_ref;
 use dit_dialect::ir::Op;
 use mlir_sys::*;
 
 /// The PDL form of every pattern (mlir-pdll output).
 pub const PATTERNS_PDL: &str = include_str!(concat!(env!("OUT_DIR"), "/patterns.pdl.mlir"));
-
-fn string_ref(s: &str) -> MlirStringRef {
-    MlirStringRef {
-        data: s.as_ptr() as *const _,
-        length: s.len(),
-    }
-}
 
 /// The switch a pattern belongs to: its name up to `__`.
 pub fn switch_of(pattern: &str) -> &str {

@@ -2,7 +2,11 @@
 //! (as external passes), so that MLIR's own IR printing, timing and verification apply.
 
 use crate::registry::{self, DitPass, PassContext, PassFailed, PassInfo};
-use dit_dialect::{diagnostics::emit_error, ir::Op, verifier};
+use dit_dialect::{
+    diagnostics::emit_error,
+    ir::{string_ref, Op},
+    verifier,
+};
 use melior::{
     ir::{operation::OperationLike, r#type::TypeId, Module, OperationRef},
     pass::{create_external, ExternalPass, RunExternalPass},
@@ -12,7 +16,6 @@ use mlir_sys::{
     mlirOpPrintingFlagsCreate, mlirOperationGetContext, mlirPassManagerAddOwnedPass,
     mlirPassManagerCreate, mlirPassManagerDestroy, mlirPassManagerEnableIRPrinting,
     mlirPassManagerEnableTiming, mlirPassManagerEnableVerifier, mlirPassManagerRunOnOp,
-    MlirStringRef,
 };
 use std::{cell::RefCell, rc::Rc};
 
@@ -237,13 +240,6 @@ impl<'c> RunExternalPass<'c> for ExternalDitPass {
 struct PassTypeId(#[allow(dead_code)] u8);
 
 static PASS_TYPE_IDS: [PassTypeId; 64] = [const { PassTypeId(0) }; 64];
-
-fn string_ref(s: &str) -> MlirStringRef {
-    MlirStringRef {
-        data: s.as_ptr() as *const _,
-        length: s.len(),
-    }
-}
 
 /// Runs `steps` on `module`. Diagnostics go to the context's handler; `Err` means a pass
 /// failed (or left IR MLIR or the dit verifier rejects).

@@ -21,13 +21,6 @@ fn str_of(s: MlirStringRef) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn string_ref(s: &str) -> MlirStringRef {
-    MlirStringRef {
-        data: s.as_ptr() as *const _,
-        length: s.len(),
-    }
-}
-
 /// An SSA value.
 #[derive(Clone, Copy, Debug)]
 pub struct Val(pub MlirValue);
@@ -432,18 +425,18 @@ impl Op {
     }
 }
 
-/// Creates an op named `name` right before `anchor`, with the given operands, result types
-/// and attributes, and returns it. The caller makes sure the op is valid (the verifier runs
-/// after every pass).
-pub fn create_op_before(
+/// Builds an op named `name`, located where `anchor` is, with the given operands, result types
+/// and attributes, not yet in any block: the caller inserts it (directly, or through a pattern
+/// rewriter so that a rewrite driver knows of it). The caller makes sure the op is valid (the
+/// verifier runs after every pass).
+pub fn build_detached_op(
     anchor: Op,
     name: &str,
     operands: &[Val],
     result_types: &[MlirType],
     attributes: &[(&str, Attr)],
 ) -> Op {
-    // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate; the
-    // new op is inserted into the anchor's (live) block and owned by it.
+    // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate.
     unsafe {
         let context = anchor.context_raw();
         let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(anchor.0));
@@ -466,10 +459,29 @@ pub fn create_op_before(
             })
             .collect();
         mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-        let op = mlirOperationCreate(&mut state);
-        let block = mlirOperationGetBlock(anchor.0);
-        mlirBlockInsertOwnedOperationBefore(block, anchor.0, op);
-        Op(op)
+        Op(mlirOperationCreate(&mut state))
+    }
+}
+
+/// Creates an op (see [`build_detached_op`]) right before `anchor`, in its block.
+pub fn create_op_before(
+    anchor: Op,
+    name: &str,
+    operands: &[Val],
+    result_types: &[MlirType],
+    attributes: &[(&str, Attr)],
+) -> Op {
+    let op = build_detached_op(anchor, name, operands, result_types, attributes);
+    // SAFETY: the anchor's block is alive; the block takes ownership of the new op.
+    unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor.0), anchor.0, op.0) };
+    op
+}
+
+/// An MLIR string reference to `s` (valid while `s` is).
+pub fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr() as *const _,
+        length: s.len(),
     }
 }
 

@@ -65,17 +65,11 @@ fn activation_of(pattern: &str) -> &'static str {
 
 /// Constraint: `GateIsFirstHalf(gate, up, act, root, pattern)`.
 fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
-    let (Some(gate), Some(up)) = (
-        args.first().and_then(|a| a.value()),
-        args.get(1).and_then(|a| a.value()),
-    ) else {
+    let (Some(gate), Some(up)) = (args.value_at(0), args.value_at(1)) else {
         return false;
     };
-    let (act, root) = (
-        args.get(2).and_then(|a| a.op()),
-        args.get(3).and_then(|a| a.op()),
-    );
-    let pattern = string_of(args.get(4).and_then(|a| a.attr()));
+    let (act, root) = (args.op_at(2), args.op_at(3));
+    let pattern = string_of(args.attr_at(4));
     if !ops_are(&[(act, activation_of(&pattern)), (root, "dit.mul")]) {
         return false;
     }
@@ -105,12 +99,7 @@ fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
         }
         Ok(())
     })();
-    fits(
-        state,
-        args.get(4).and_then(|a| a.attr()),
-        Some(root.result(0)),
-        check,
-    )
+    fits(state, args.attr_at(4), Some(root.result(0)), check)
 }
 
 /// Rewrite: `WholeOfHalves(gate) -> Value`: the tensor the gate's split or slice reads.
@@ -137,16 +126,10 @@ const GELU_MUL_MAX_WIDTH: i64 = 1024;
 
 /// Constraint: `GeluMulWidthFits(gate, up, act, root, pattern)`.
 fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
-    let (Some(gate), Some(up)) = (
-        args.first().and_then(|a| a.value()),
-        args.get(1).and_then(|a| a.value()),
-    ) else {
+    let (Some(gate), Some(up)) = (args.value_at(0), args.value_at(1)) else {
         return false;
     };
-    let (act, root) = (
-        args.get(2).and_then(|a| a.op()),
-        args.get(3).and_then(|a| a.op()),
-    );
+    let (act, root) = (args.op_at(2), args.op_at(3));
     if !ops_are(&[(act, "dit.gelu"), (root, "dit.mul")]) {
         return false;
     }
@@ -162,12 +145,7 @@ fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
             "last dim is dynamic; aclnnGeluMul needs it <= {GELU_MUL_MAX_WIDTH}"
         )),
     };
-    fits(
-        state,
-        args.get(4).and_then(|a| a.attr()),
-        Some(root.result(0)),
-        check,
-    )
+    fits(state, args.attr_at(4), Some(root.result(0)), check)
 }
 
 /// The constraints of this topic, by the names PDLL declares.

@@ -22,8 +22,8 @@ fn strided_half(op: Op, start: i64) -> bool {
 
 /// Constraint: `NormRopeCacheFits(kv, split, even, odd, gamma, cos, sin, index, kc, root, pattern)`.
 fn norm_rope_cache_fits(args: Args, state: &NativeState) -> bool {
-    let v = |i: usize| args.get(i).and_then(|a| a.value());
-    let o = |i: usize| args.get(i).and_then(|a| a.op());
+    let v = |i: usize| args.value_at(i);
+    let o = |i: usize| args.op_at(i);
     let (split, even, odd, kc, root) = (o(1), o(2), o(3), o(8), o(9));
     if !ops_are(&[
         (split, "dit.split"),
@@ -106,12 +106,7 @@ fn norm_rope_cache_fits(args: Args, state: &NativeState) -> bool {
         }
         Ok(())
     })();
-    fits(
-        state,
-        args.get(10).and_then(|a| a.attr()),
-        Some(root.result(0)),
-        check,
-    )
+    fits(state, args.attr_at(10), Some(root.result(0)), check)
 }
 
 fn dim_text(d: Option<i64>) -> String {

@@ -4,21 +4,18 @@ use super::*;
 
 /// Constraint: `HasOneUse(value)`.
 fn has_one_use(args: Args, _: &NativeState) -> bool {
-    args.first()
-        .and_then(|a| a.value())
-        .is_some_and(|v| v.use_count() == 1)
+    args.value_at(0).is_some_and(|v| v.use_count() == 1)
 }
 
 /// Constraint: `IsScalarSplat(cst)`: a float constant with one element (0-d or all-1 shape).
 fn is_scalar_splat(args: Args, _: &NativeState) -> bool {
-    args.first()
-        .and_then(|a| a.attr())
+    args.attr_at(0)
         .is_some_and(|a| splat_float(a).is_some() && num_elements(a) == 1)
 }
 
 /// Constraint: `SplatNear(cst, expected, tol)`: |c - e| <= tol * max(1, |e|).
 fn splat_near(args: Args, _: &NativeState) -> bool {
-    let get = |i: usize| args.get(i).and_then(|a| a.attr());
+    let get = |i: usize| args.attr_at(i);
     let (Some(c), Some(e), Some(t)) = (
         get(0).and_then(splat_float),
         get(1).and_then(|a| a.as_f64()),
@@ -42,7 +39,7 @@ fn const_near(args: Args, _: &NativeState) -> bool {
     if !op.is("arith.constant") {
         return false;
     }
-    let get = |i: usize| args.get(i).and_then(|a| a.attr()).and_then(|a| a.as_f64());
+    let get = |i: usize| args.attr_at(i).and_then(|a| a.as_f64());
     let (Some(c), Some(e), Some(t)) = (op.attr("value").and_then(splat_float), get(1), get(2))
     else {
         return false;
@@ -61,8 +58,7 @@ fn same_types(args: Args, _: &NativeState) -> bool {
 
 /// Constraint: `IsF32(v)`.
 fn is_f32(args: Args, _: &NativeState) -> bool {
-    args.first()
-        .and_then(|a| a.value())
+    args.value_at(0)
         .and_then(|v| v.tensor())
         .is_some_and(|t| t.elem == Elem::F32)
 }
@@ -74,7 +70,7 @@ fn splat_as_f32(
     results: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    let Some(cst) = args.first().and_then(|a| a.attr()) else {
+    let Some(cst) = args.attr_at(0) else {
         return false;
     };
     let Some(value) = splat_float(cst) else {
@@ -95,11 +91,11 @@ fn report_applied(
     _: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    let Some(op) = args.first().and_then(|a| a.op()) else {
+    let Some(op) = args.op_at(0) else {
         return false;
     };
-    let pattern = string_of(args.get(1).and_then(|a| a.attr()));
-    let detail = string_of(args.get(2).and_then(|a| a.attr()));
+    let pattern = string_of(args.attr_at(1));
+    let detail = string_of(args.attr_at(2));
     state.report.applied(intern(pattern), op, detail);
     true
 }

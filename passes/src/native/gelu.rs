@@ -111,10 +111,7 @@ fn rel_near(c: f64, expected: f64, tol: f64) -> bool {
 /// grouping: x + c·x³, x·(1 + c·x²), x³ as pow(x, 3) or products, the √(2/π) anywhere),
 /// through ops used only there.
 fn tanh_gelu_arg(args: Args, _: &NativeState) -> bool {
-    let (Some(z), Some(x)) = (
-        args.first().and_then(|a| a.value()),
-        args.get(1).and_then(|a| a.value()),
-    ) else {
+    let (Some(z), Some(x)) = (args.value_at(0), args.value_at(1)) else {
         return false;
     };
     if z == x {
@@ -135,10 +132,7 @@ fn tanh_gelu_arg(args: Args, _: &NativeState) -> bool {
 /// Constraint: `SameTypeAs(v, of)`: the raised op keeps the value's type (no constant of the
 /// chain broadcast x to a larger shape).
 fn same_type_as(args: Args, _: &NativeState) -> bool {
-    let (Some(v), Some(of)) = (
-        args.first().and_then(|a| a.value()),
-        args.get(1).and_then(|a| a.value()),
-    ) else {
+    let (Some(v), Some(of)) = (args.value_at(0), args.value_at(1)) else {
         return false;
     };
     v.same_type(of) && v.tensor().is_some_and(|t| t.elem.is_float())

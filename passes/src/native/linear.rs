@@ -184,11 +184,8 @@ fn plan(lin: Op, root: Op, kind: &str) -> Result<Plan, String> {
 
 /// Constraint: `LinearActivationFits(lin, root, kind, pattern)`.
 fn linear_activation_fits(args: Args, state: &NativeState) -> bool {
-    let (lin, root) = (
-        args.first().and_then(|a| a.op()),
-        args.get(1).and_then(|a| a.op()),
-    );
-    let kind = string_of(args.get(2).and_then(|a| a.attr()));
+    let (lin, root) = (args.op_at(0), args.op_at(1));
+    let kind = string_of(args.attr_at(2));
     let Some(root_op) = root_name(&kind) else {
         return false;
     };
@@ -211,12 +208,7 @@ fn linear_activation_fits(args: Args, state: &NativeState) -> bool {
             state.target.name
         ))
     };
-    fits(
-        state,
-        args.get(3).and_then(|a| a.attr()),
-        Some(root.result(0)),
-        check,
-    )
+    fits(state, args.attr_at(3), Some(root.result(0)), check)
 }
 
 /// A ranked tensor type of `shape` with the element type of `like`.
@@ -240,45 +232,6 @@ fn tensor_type(shape: &[Dim], like: Val) -> MlirType {
     }
 }
 
-fn string_ref(s: &str) -> MlirStringRef {
-    MlirStringRef {
-        data: s.as_ptr() as *const _,
-        length: s.len(),
-    }
-}
-
-/// Creates `name` at the rewriter's insertion point, through the rewriter (so the greedy
-/// driver knows about it), located at `at`; returns its only result.
-fn create(
-    rewriter: MlirPatternRewriter,
-    at: Op,
-    name: &str,
-    operands: &[Val],
-    result: MlirType,
-    attributes: &[(&str, Attr)],
-) -> Val {
-    // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate; the
-    // new op is handed to the rewriter, which inserts it (and owns it from then on).
-    unsafe {
-        let context = at.context_raw();
-        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(at.0));
-        let raw: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
-        mlirOperationStateAddOperands(&mut state, raw.len() as isize, raw.as_ptr());
-        mlirOperationStateAddResults(&mut state, 1, &result);
-        let named: Vec<MlirNamedAttribute> = attributes
-            .iter()
-            .map(|(n, a)| MlirNamedAttribute {
-                name: mlirIdentifierGet(context, string_ref(n)),
-                attribute: a.0,
-            })
-            .collect();
-        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-        let op = mlirOperationCreate(&mut state);
-        let op = mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), op);
-        Val(mlirOperationGetResult(op, 0))
-    }
-}
-
 /// Rewrite: `BuildFusedMatmul(lin, root, kind) -> Value`: builds, before `root`,
 /// `[reshape x to [M, K]] -> transpose(weight) {perm = [1, 0]} -> fused_matmul(x1, x2, bias?,
 /// x3?) {fused_op_type = kind} -> [reshape back]` (x3 reshaped to [M, N] likewise) and returns
@@ -289,13 +242,10 @@ fn build_fused_matmul(
     results: MlirPDLResultList,
     rewriter: MlirPatternRewriter,
 ) -> bool {
-    let (Some(lin), Some(root)) = (
-        args.first().and_then(|a| a.op()),
-        args.get(1).and_then(|a| a.op()),
-    ) else {
+    let (Some(lin), Some(root)) = (args.op_at(0), args.op_at(1)) else {
         return false;
     };
-    let kind = string_of(args.get(2).and_then(|a| a.attr()));
+    let kind = string_of(args.attr_at(2));
     let Ok(p) = plan(lin, root, &kind) else {
         return false;
     };
@@ -303,7 +253,7 @@ fn build_fused_matmul(
     // SAFETY: the root is alive; new ops go right before it.
     unsafe { mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0) };
     let reshape = |v: Val, shape: &[Dim]| {
-        create(
+        create_via_rewriter(
             rewriter,
             root,
             "dit.reshape",
@@ -316,7 +266,7 @@ fn build_fused_matmul(
         Some((mk, mn)) => (reshape(p.x, mk), p.x3.map(|v| reshape(v, mn))),
         None => (p.x, p.x3),
     };
-    let x2 = create(
+    let x2 = create_via_rewriter(
         rewriter,
         root,
         "dit.transpose",
@@ -335,7 +285,7 @@ fn build_fused_matmul(
     operands.extend(p.bias);
     operands.extend(x3);
     let segments = [1, 1, i32::from(p.bias.is_some()), i32::from(x3.is_some())];
-    let fused = create(
+    let fused = create_via_rewriter(
         rewriter,
         root,
         "dit.fused_matmul",
@@ -347,7 +297,7 @@ fn build_fused_matmul(
         ],
     );
     let result = match &p.flat {
-        Some(_) => create(rewriter, root, "dit.reshape", &[fused], out_type, &[]),
+        Some(_) => create_via_rewriter(rewriter, root, "dit.reshape", &[fused], out_type, &[]),
         None => fused,
     };
     // SAFETY: the result list is the interpreter's; the value is alive.

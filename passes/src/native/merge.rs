@@ -98,52 +98,13 @@ fn tensor_like(shape: &[Dim], like: Val) -> MlirType {
     }
 }
 
-fn string_ref(s: &str) -> MlirStringRef {
-    MlirStringRef {
-        data: s.as_ptr() as *const _,
-        length: s.len(),
-    }
-}
-
-/// Creates `name` at the rewriter's insertion point, through the rewriter (so the greedy
-/// driver knows about it), located at `at`; returns its only result.
-fn create(
-    rewriter: MlirPatternRewriter,
-    at: Op,
-    name: &str,
-    operands: &[Val],
-    result: MlirType,
-    attributes: &[(&str, Attr)],
-) -> Val {
-    // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate; the
-    // new op is handed to the rewriter, which inserts it (and owns it from then on).
-    unsafe {
-        let context = at.context_raw();
-        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(at.0));
-        let raw: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
-        mlirOperationStateAddOperands(&mut state, raw.len() as isize, raw.as_ptr());
-        mlirOperationStateAddResults(&mut state, 1, &result);
-        let named: Vec<MlirNamedAttribute> = attributes
-            .iter()
-            .map(|(n, a)| MlirNamedAttribute {
-                name: mlirIdentifierGet(context, string_ref(n)),
-                attribute: a.0,
-            })
-            .collect();
-        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-        let op = mlirOperationCreate(&mut state);
-        let op = mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), op);
-        Val(mlirOperationGetResult(op, 0))
-    }
-}
-
 /// `dit.concat(a, b) {dim = 0}` of two [N, …] tensors of one type.
 fn concat_rows(rewriter: MlirPatternRewriter, at: Op, a: Val, b: Val, rows: i64) -> Val {
     let mut shape = a.tensor().map(|t| t.shape).unwrap_or_default();
     if let Some(first) = shape.first_mut() {
         *first = Some(rows);
     }
-    create(
+    create_via_rewriter(
         rewriter,
         at,
         "dit.concat",
@@ -160,7 +121,7 @@ fn slice_rows(rewriter: MlirPatternRewriter, at: Op, v: Val, start: i64, end: i6
         *first = Some(end - start);
     }
     let context = at.context_raw();
-    create(
+    create_via_rewriter(
         rewriter,
         at,
         "dit.slice",
@@ -192,7 +153,7 @@ fn linear(
     let mut operands = vec![x, weight];
     operands.extend(bias);
     let segments = [1, 1, i32::from(bias.is_some())];
-    create(
+    create_via_rewriter(
         rewriter,
         at,
         "dit.linear",
@@ -289,8 +250,8 @@ fn merge_plan(lg: Op, lu: Op, act: Op, root: Op) -> Result<MergePlan, String> {
 /// product of the projections' type; for enable_gelu_mul the merged width fits GeluMul.
 /// Records the reason for `pattern` when two projections of one x do not merge.
 fn mergeable_linears(args: Args, state: &NativeState) -> bool {
-    let op = |i: usize| args.get(i).and_then(|a| a.op());
-    let pattern_attr = args.get(4).and_then(|a| a.attr());
+    let op = |i: usize| args.op_at(i);
+    let pattern_attr = args.attr_at(4);
     let pattern = string_of(pattern_attr);
     let (lg, lu, act, root) = (op(0), op(1), op(2), op(3));
     if !ops_are(&[
@@ -321,7 +282,7 @@ fn merge_linears(
     results: MlirPDLResultList,
     rewriter: MlirPatternRewriter,
 ) -> bool {
-    let op = |i: usize| args.get(i).and_then(|a| a.op());
+    let op = |i: usize| args.op_at(i);
     let (Some(lg), Some(lu), Some(act), Some(root)) = (op(0), op(1), op(2), op(3)) else {
         return false;
     };
@@ -470,17 +431,11 @@ fn swap_plan(gate: Val, up: Val, act: Op, root: Op) -> Result<SwapPlan, String> 
 /// function; for enable_gelu_mul the width fits GeluMul. Records the reason for `pattern`
 /// when such a projection is not reordered.
 fn gate_second_of_linear(args: Args, state: &NativeState) -> bool {
-    let (Some(gate), Some(up)) = (
-        args.first().and_then(|a| a.value()),
-        args.get(1).and_then(|a| a.value()),
-    ) else {
+    let (Some(gate), Some(up)) = (args.value_at(0), args.value_at(1)) else {
         return false;
     };
-    let (act, root) = (
-        args.get(2).and_then(|a| a.op()),
-        args.get(3).and_then(|a| a.op()),
-    );
-    let pattern_attr = args.get(4).and_then(|a| a.attr());
+    let (act, root) = (args.op_at(2), args.op_at(3));
+    let pattern_attr = args.attr_at(4);
     let pattern = string_of(pattern_attr);
     if !ops_are(&[(act, activation_of(&pattern)), (root, "dit.mul")]) {
         return false;
@@ -504,8 +459,8 @@ fn swap_linear_halves(
     results: MlirPDLResultList,
     rewriter: MlirPatternRewriter,
 ) -> bool {
-    let value = |i: usize| args.get(i).and_then(|a| a.value());
-    let op = |i: usize| args.get(i).and_then(|a| a.op());
+    let value = |i: usize| args.value_at(i);
+    let op = |i: usize| args.op_at(i);
     let (Some(gate), Some(up), Some(act), Some(root)) = (value(0), value(1), op(2), op(3)) else {
         return false;
     };

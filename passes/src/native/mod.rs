@@ -22,6 +22,24 @@ mod norm;
 mod quant;
 mod rope;
 
+/// Creates `name` (one result of type `result`) at the rewriter's insertion point, through the
+/// rewriter so that the greedy driver knows of it, located at `at`; returns the result.
+pub(crate) fn create_via_rewriter(
+    rewriter: MlirPatternRewriter,
+    at: Op,
+    name: &str,
+    operands: &[Val],
+    result: MlirType,
+    attributes: &[(&str, Attr)],
+) -> Val {
+    let op = dit_dialect::ir::build_detached_op(at, name, operands, &[result], attributes);
+    // SAFETY: the op is new and unowned; the rewriter inserts it and owns it from then on.
+    unsafe {
+        let op = mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), op.0);
+        Val(mlirOperationGetResult(op, 0))
+    }
+}
+
 /// Every native constraint, by the name PDLL declares (patterns/*.pdll).
 pub fn constraints() -> impl Iterator<Item = &'static (&'static str, ConstraintFn)> {
     common::CONSTRAINTS
@@ -108,6 +126,25 @@ pub(crate) fn string_of(attr: Option<Attr>) -> String {
 }
 
 pub type Args<'a> = &'a [PdlArg];
+
+/// Typed access to a native's arguments by position (`None` when absent or of another kind).
+pub trait ArgsExt {
+    fn value_at(&self, i: usize) -> Option<Val>;
+    fn op_at(&self, i: usize) -> Option<Op>;
+    fn attr_at(&self, i: usize) -> Option<Attr>;
+}
+
+impl ArgsExt for [PdlArg] {
+    fn value_at(&self, i: usize) -> Option<Val> {
+        self.get(i).and_then(|a| a.value())
+    }
+    fn op_at(&self, i: usize) -> Option<Op> {
+        self.get(i).and_then(|a| a.op())
+    }
+    fn attr_at(&self, i: usize) -> Option<Attr> {
+        self.get(i).and_then(|a| a.attr())
+    }
+}
 
 /// `c` is within `tol` of `expected`, relative to |expected| (absolute below 1).
 pub(crate) fn near(c: f64, expected: f64, tol: f64) -> bool {

@@ -5,7 +5,7 @@ use super::*;
 /// Constraint: `IsLastDimMean(m)`: reduce_mean over the last dim only (`-1` or `rank-1`),
 /// keepdim.
 fn is_last_dim_mean(args: Args, _: &NativeState) -> bool {
-    let Some(m) = args.first().and_then(|a| a.op()) else {
+    let Some(m) = args.op_at(0) else {
         return false;
     };
     let rank = m.operand(0).tensor().map_or(0, |t| t.rank()) as i64;
@@ -17,10 +17,7 @@ fn is_last_dim_mean(args: Args, _: &NativeState) -> bool {
 
 /// Constraint: `IsSquareOf(sq, x)`: `sq` is `pow(x, 2)` or `x·x`.
 fn is_square_of(args: Args, _: &NativeState) -> bool {
-    let (Some(sq), Some(x)) = (
-        args.first().and_then(|a| a.value()),
-        args.get(1).and_then(|a| a.value()),
-    ) else {
+    let (Some(sq), Some(x)) = (args.value_at(0), args.value_at(1)) else {
         return false;
     };
     let Some(op) = sq.defining_op() else {
@@ -41,10 +38,7 @@ fn is_square_of(args: Args, _: &NativeState) -> bool {
 
 /// Constraint: `IsValueOrCastOf(v, of)`.
 fn is_value_or_cast_of(args: Args, _: &NativeState) -> bool {
-    let (Some(v), Some(of)) = (
-        args.first().and_then(|a| a.value()),
-        args.get(1).and_then(|a| a.value()),
-    ) else {
+    let (Some(v), Some(of)) = (args.value_at(0), args.value_at(1)) else {
         return false;
     };
     v == of
@@ -59,7 +53,7 @@ fn strip_cast(
     results: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    let Some(v) = args.first().and_then(|a| a.value()) else {
+    let Some(v) = args.value_at(0) else {
         return false;
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
@@ -80,7 +74,7 @@ fn epsilon_constant(v: Option<Val>) -> Option<(Op, f32)> {
 
 /// Constraint: `IsEpsilon(e)`.
 fn is_epsilon(args: Args, _: &NativeState) -> bool {
-    epsilon_constant(args.first().and_then(|a| a.value())).is_some()
+    epsilon_constant(args.value_at(0)).is_some()
 }
 
 /// Rewrite: `EpsilonOf(e) -> Attr`: the splat constant as an f32 attribute.
@@ -90,7 +84,7 @@ fn epsilon_of(
     results: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    let Some((op, eps)) = epsilon_constant(args.first().and_then(|a| a.value())) else {
+    let Some((op, eps)) = epsilon_constant(args.value_at(0)) else {
         return false;
     };
     // SAFETY: as above.
@@ -100,14 +94,11 @@ fn epsilon_of(
 
 /// Constraint: `RmsNormFits(xf, gamma, out, mean, rsqrt, pattern)`.
 fn rms_norm_fits(args: Args, state: &NativeState) -> bool {
-    let v = |i: usize| args.get(i).and_then(|a| a.value());
+    let v = |i: usize| args.value_at(i);
     let (Some(xf), Some(gamma), Some(out)) = (v(0), v(1), v(2)) else {
         return false;
     };
-    let (mean, rsqrt) = (
-        args.get(3).and_then(|a| a.op()),
-        args.get(4).and_then(|a| a.op()),
-    );
+    let (mean, rsqrt) = (args.op_at(3), args.op_at(4));
     let add = rsqrt.and_then(|r| r.operand(0).defining_op());
     if !ops_are(&[
         (mean, "dit.reduce_mean"),
@@ -147,17 +138,17 @@ fn rms_norm_fits(args: Args, state: &NativeState) -> bool {
         }
         Ok(())
     })();
-    fits(state, args.get(5).and_then(|a| a.attr()), Some(out), check)
+    fits(state, args.attr_at(5), Some(out), check)
 }
 
 /// Constraint: `AdaLayerNormFits(x, scale, shift, out, ln, pattern)`.
 fn ada_layer_norm_fits(args: Args, state: &NativeState) -> bool {
-    let v = |i: usize| args.get(i).and_then(|a| a.value());
+    let v = |i: usize| args.value_at(i);
     let (Some(x), Some(scale), Some(shift), Some(out)) = (v(0), v(1), v(2), v(3)) else {
         return false;
     };
     if !ops_are(&[
-        (args.get(4).and_then(|a| a.op()), "dit.layer_norm"),
+        (args.op_at(4), "dit.layer_norm"),
         (out.defining_op(), "dit.add"),
     ]) {
         return false;
@@ -179,7 +170,7 @@ fn ada_layer_norm_fits(args: Args, state: &NativeState) -> bool {
         }
         Ok(())
     })();
-    fits(state, args.get(5).and_then(|a| a.attr()), Some(out), check)
+    fits(state, args.attr_at(5), Some(out), check)
 }
 
 /// The constraints of this topic, by the names PDLL declares.

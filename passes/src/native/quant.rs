@@ -4,10 +4,7 @@ use super::*;
 
 /// Constraint: `QuantMatmulGeluFits(q, root, pattern)`.
 fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
-    let (q, root) = (
-        args.first().and_then(|a| a.op()),
-        args.get(1).and_then(|a| a.op()),
-    );
+    let (q, root) = (args.op_at(0), args.op_at(1));
     if !ops_are(&[(q, "dit.quant_matmul"), (root, "dit.gelu")]) {
         return false;
     }
@@ -97,17 +94,12 @@ fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
         }
         Ok(())
     })();
-    fits(
-        state,
-        args.get(2).and_then(|a| a.attr()),
-        Some(root.result(0)),
-        check,
-    )
+    fits(state, args.attr_at(2), Some(root.result(0)), check)
 }
 
 /// Constraint: `GmmSwigluQuantFits(g, s, root, pattern)`.
 fn gmm_swiglu_quant_fits(args: Args, state: &NativeState) -> bool {
-    let op = |i: usize| args.get(i).and_then(|a| a.op());
+    let op = |i: usize| args.op_at(i);
     let (g, s, root) = (op(0), op(1), op(2));
     if !ops_are(&[
         (g, "dit.grouped_matmul"),
@@ -170,12 +162,7 @@ fn gmm_swiglu_quant_fits(args: Args, state: &NativeState) -> bool {
         }
         Ok(())
     })();
-    fits(
-        state,
-        args.get(3).and_then(|a| a.attr()),
-        Some(root.result(0)),
-        check,
-    )
+    fits(state, args.attr_at(3), Some(root.result(0)), check)
 }
 
 /// Rewrite: `GmmSwigluVariant(g) -> Attr`.
@@ -185,7 +172,7 @@ fn gmm_swiglu_variant(
     results: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    let Some(g) = args.first().and_then(|a| a.op()) else {
+    let Some(g) = args.op_at(0) else {
         return false;
     };
     let variant = if str_attr(g, "group_list_type").as_deref() == Some("count") {
@@ -202,10 +189,7 @@ fn gmm_swiglu_variant(
 
 /// Constraint: `ReportUnquantizedGmm(g, s, pattern)`: records and never holds.
 fn report_unquantized_gmm(args: Args, state: &NativeState) -> bool {
-    let (g, s) = (
-        args.first().and_then(|a| a.op()),
-        args.get(1).and_then(|a| a.op()),
-    );
+    let (g, s) = (args.op_at(0), args.op_at(1));
     if !ops_are(&[(g, "dit.grouped_matmul"), (s, "dit.swiglu")]) {
         return false;
     }
@@ -216,7 +200,7 @@ fn report_unquantized_gmm(args: Args, state: &NativeState) -> bool {
         let reason = "unquantized grouped_matmul: GroupedMatmulSwigluQuant is an int8 kernel; only the SwiGLU fused (dit.swiglu)";
         fits(
             state,
-            args.get(2).and_then(|a| a.attr()),
+            args.attr_at(2),
             s.map(|s| s.result(0)),
             Err(reason.to_string()),
         );

@@ -139,8 +139,8 @@ fn rope_parts(xf: Val, rf: Val) -> Option<(Val, Mode)> {
 
 /// Constraint: `RopeFits(xf, rf, cos, sin, xc, rs, sum, out, pattern)`.
 fn rope_fits(args: Args, state: &NativeState) -> bool {
-    let v = |i: usize| args.get(i).and_then(|a| a.value());
-    let o = |i: usize| args.get(i).and_then(|a| a.op());
+    let v = |i: usize| args.value_at(i);
+    let o = |i: usize| args.op_at(i);
     let (Some(xf), Some(rf), Some(cos), Some(sin), Some(out)) = (v(0), v(1), v(2), v(3), v(7))
     else {
         return false;
@@ -177,7 +177,7 @@ fn rope_fits(args: Args, state: &NativeState) -> bool {
         }
         Ok(())
     })();
-    fits(state, args.get(8).and_then(|a| a.attr()), Some(out), check)
+    fits(state, args.attr_at(8), Some(out), check)
 }
 
 /// Rewrite: `RopeMode(xf, rf) -> Attr`.
@@ -187,10 +187,7 @@ fn rope_mode(
     results: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    let (Some(xf), Some(rf)) = (
-        args.first().and_then(|a| a.value()),
-        args.get(1).and_then(|a| a.value()),
-    ) else {
+    let (Some(xf), Some(rf)) = (args.value_at(0), args.value_at(1)) else {
         return false;
     };
     let mode = rope_parts(xf, rf).map_or(Mode::Interleave, |(_, m)| m);
