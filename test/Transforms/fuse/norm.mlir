@@ -169,3 +169,36 @@ func.func @adalayernorm_shared_norm(%x: tensor<1x16x64xbf16>, %scale: tensor<1x1
   %o = "dit.add"(%m, %shift) : (tensor<1x16x64xbf16>, tensor<1x1x64xbf16>) -> tensor<1x16x64xbf16>
   return %o, %ln : tensor<1x16x64xbf16>, tensor<1x16x64xbf16>
 }
+
+// -----
+
+// A negative epsilon is no RMSNorm epsilon (and no valid dit.rms_norm attribute): nothing fires.
+// CHECK-LABEL: func.func @rms_norm_negative_eps
+// CHECK-NOT: "dit.rms_norm"
+func.func @rms_norm_negative_eps(%x: tensor<8x32xf32>, %g: tensor<32xf32>) -> tensor<8x32xf32> {
+  %two = arith.constant dense<2.0> : tensor<f32>
+  %eps = arith.constant dense<-1.0e-6> : tensor<f32>
+  %sq = "dit.pow"(%x, %two) : (tensor<8x32xf32>, tensor<f32>) -> tensor<8x32xf32>
+  %m = "dit.reduce_mean"(%sq) {dims = array<i64: -1>, keepdim = true} : (tensor<8x32xf32>) -> tensor<8x1xf32>
+  %a = "dit.add"(%m, %eps) : (tensor<8x1xf32>, tensor<f32>) -> tensor<8x1xf32>
+  %r = "dit.rsqrt"(%a) : (tensor<8x1xf32>) -> tensor<8x1xf32>
+  %n = "dit.mul"(%x, %r) : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
+  %o = "dit.mul"(%n, %g) : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  return %o : tensor<8x32xf32>
+}
+
+// -----
+
+// The epsilon is a per-row tensor, not one constant: no epsilon attribute can hold it.
+// CHECK-LABEL: func.func @rms_norm_tensor_eps
+// CHECK-NOT: "dit.rms_norm"
+func.func @rms_norm_tensor_eps(%x: tensor<8x32xf32>, %g: tensor<32xf32>, %eps: tensor<8x1xf32>) -> tensor<8x32xf32> {
+  %two = arith.constant dense<2.0> : tensor<f32>
+  %sq = "dit.pow"(%x, %two) : (tensor<8x32xf32>, tensor<f32>) -> tensor<8x32xf32>
+  %m = "dit.reduce_mean"(%sq) {dims = array<i64: -1>, keepdim = true} : (tensor<8x32xf32>) -> tensor<8x1xf32>
+  %a = "dit.add"(%m, %eps) : (tensor<8x1xf32>, tensor<8x1xf32>) -> tensor<8x1xf32>
+  %r = "dit.rsqrt"(%a) : (tensor<8x1xf32>) -> tensor<8x1xf32>
+  %n = "dit.mul"(%x, %r) : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
+  %o = "dit.mul"(%n, %g) : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  return %o : tensor<8x32xf32>
+}
