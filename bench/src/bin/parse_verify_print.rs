@@ -11,6 +11,10 @@
 //! Environment: `DIT_OPT` (dit-opt binary; default next to this binary, built when missing),
 //! `MLIR_OPT` (default /usr/lib/llvm-22/bin/mlir-opt; the peer is skipped when absent).
 
+/// The allocator dit-opt uses, so in-process numbers match the tool's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use dit_bench::{generate, median, parse_verify_print, Graph, PhaseTimes};
 use std::{
     path::{Path, PathBuf},

@@ -27,6 +27,10 @@ use std::{
     process::ExitCode,
 };
 
+/// mimalloc for every allocation of the process, MLIR's included (see the workspace manifest).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Stack for the worker thread: MLIR's parser and verifier recurse per nesting level.
 const STACK_BYTES: usize = 512 * 1024 * 1024;
 
