@@ -1,6 +1,7 @@
 //! dit's passes (one per file), the registry that is the single source of truth for their
 //! flags and documentation, and the driver that runs a pipeline on MLIR's pass manager.
 
+pub mod cost;
 pub mod dit_canonicalize;
 pub mod dit_cse;
 pub mod dit_dce;
@@ -16,6 +17,7 @@ pub mod pipeline;
 pub mod registry;
 pub mod report;
 
+pub use cost::{measure, GraphCost};
 pub use pipeline::{parse_pipeline, run_pipeline, PipelineError, PipelineOptions, PipelineStep};
 pub use registry::{
     lookup, passes_markdown, DitPass, NamedPipeline, PassContext, PassFailed, PassInfo, PASSES,

@@ -2,6 +2,7 @@
 //! and the location), and the kernel count before and after, as text or as JSON shaped like
 //! CANN's fusion_result.json (match_times / effect_times).
 
+use crate::cost::{human_bytes, GraphCost, DYNAMIC_DIM};
 use dit_dialect::{diagnostics::file_line_col, ir::Op};
 use serde::Serialize;
 use std::{cell::RefCell, collections::BTreeMap, rc::Rc};
@@ -62,21 +63,9 @@ impl FusionReport {
     }
 }
 
-/// Ops that are no kernel of their own: views and reshapes of memory, and the terminator.
-const NOT_KERNELS: &[&str] = &["dit.reshape", "dit.bitcast", "dit.broadcast", "dit.yield"];
-
-/// The number of kernels a module launches: every dit op except views (reshape, bitcast,
-/// broadcast); a `dit.fused` region counts once, whatever it holds.
+/// The number of kernels a module launches (see [`crate::cost::is_kernel`]).
 pub fn count_kernels(root: Op) -> usize {
-    let mut count = 0;
-    root.walk(&mut |op| {
-        let name = op.name();
-        let inside_fused = op.parent().is_some_and(|p| p.is("dit.fused"));
-        if name.starts_with("dit.") && !NOT_KERNELS.contains(&name.as_str()) && !inside_fused {
-            count += 1;
-        }
-    });
-    count
+    crate::cost::measure(root).kernels
 }
 
 /// A located line of the text report, or a JSON entry.
@@ -101,14 +90,23 @@ pub struct ReportSummary {
     pub patterns: BTreeMap<&'static str, PatternSummary>,
     pub kernels_before: usize,
     pub kernels_after: usize,
+    /// DDR bytes all kernels read and write, before and after.
+    pub ddr_bytes_before: u64,
+    pub ddr_bytes_after: u64,
+    /// Inputs and weights read once, outputs written once.
+    pub lower_bound_bytes: u64,
+    /// The kernel with the most DDR traffic after the passes, as `op at location (bytes)`.
+    pub largest_kernel_after: Option<String>,
+    /// What a dynamic dim counts as in the byte counts.
+    pub dynamic_dim_counted_as: i64,
 }
 
 impl ReportSummary {
     /// Builds the summary; `locate` turns a raw point into `file:line:col`.
     pub fn new(
         events: &[FusionEvent],
-        kernels_before: usize,
-        kernels_after: usize,
+        before: &GraphCost,
+        after: &GraphCost,
         locate: &dyn Fn(&RawPoint) -> String,
     ) -> Self {
         let mut patterns: BTreeMap<&'static str, PatternSummary> = BTreeMap::new();
@@ -128,8 +126,20 @@ impl ReportSummary {
         }
         Self {
             patterns,
-            kernels_before,
-            kernels_after,
+            kernels_before: before.kernels,
+            kernels_after: after.kernels,
+            ddr_bytes_before: before.ddr_bytes,
+            ddr_bytes_after: after.ddr_bytes,
+            lower_bound_bytes: after.lower_bound_bytes,
+            largest_kernel_after: after.largest.as_ref().map(|l| {
+                format!(
+                    "{} at {} ({})",
+                    l.op,
+                    locate(&l.point),
+                    human_bytes(l.bytes)
+                )
+            }),
+            dynamic_dim_counted_as: DYNAMIC_DIM,
         }
     }
 
@@ -154,6 +164,22 @@ impl ReportSummary {
             "kernels: {} before, {} after\n",
             self.kernels_before, self.kernels_after
         ));
+        let ratio = |b: u64| match self.lower_bound_bytes {
+            0 => 0.0,
+            bound => b as f64 / bound as f64,
+        };
+        out.push_str(&format!(
+            "DDR bytes: {} before, {} after; lower bound {} ({:.2}x -> {:.2}x of it; dynamic dims counted as {})\n",
+            human_bytes(self.ddr_bytes_before),
+            human_bytes(self.ddr_bytes_after),
+            human_bytes(self.lower_bound_bytes),
+            ratio(self.ddr_bytes_before),
+            ratio(self.ddr_bytes_after),
+            self.dynamic_dim_counted_as
+        ));
+        if let Some(largest) = &self.largest_kernel_after {
+            out.push_str(&format!("largest kernel after: {largest}\n"));
+        }
         out
     }
 

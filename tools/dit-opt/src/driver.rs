@@ -8,7 +8,7 @@ use dit_dialect::{
     verifier, Target,
 };
 use dit_passes::{
-    count_kernels, FusionReport, PassContext, PipelineOptions, PipelineStep, ReportSummary,
+    measure, FusionReport, PassContext, PipelineOptions, PipelineStep, ReportSummary,
 };
 use melior::{
     ir::{operation::OperationLike, Module},
@@ -83,7 +83,7 @@ impl Session<'_> {
         if !verifier::verify_and_report(root) {
             return failed;
         }
-        let kernels_before = count_kernels(root);
+        let cost_before = measure(root);
         let report = FusionReport::default();
         let pipeline = PipelineOptions {
             context: PassContext {
@@ -114,12 +114,8 @@ impl Session<'_> {
                 }
                 None => self.sink.buffer().display_name,
             };
-            let summary = ReportSummary::new(
-                &report.events(),
-                kernels_before,
-                count_kernels(root),
-                &locate,
-            );
+            let summary =
+                ReportSummary::new(&report.events(), &cost_before, &measure(root), &locate);
             let text = if format == "json" {
                 summary.json()
             } else {

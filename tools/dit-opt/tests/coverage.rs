@@ -95,6 +95,10 @@ struct Model {
     patterns: Vec<Pattern>,
     kernels_before: u64,
     kernels_after: u64,
+    ddr_before: u64,
+    ddr_after: u64,
+    lower_bound: u64,
+    largest_after: String,
 }
 
 impl Model {
@@ -212,6 +216,14 @@ fn run_model(root: &Path, scratch: &Path, name: &str, rel: &str) -> Model {
         patterns,
         kernels_before: u64_field(&json, "kernels_before", &what),
         kernels_after: u64_field(&json, "kernels_after", &what),
+        ddr_before: u64_field(&json, "ddr_bytes_before", &what),
+        ddr_after: u64_field(&json, "ddr_bytes_after", &what),
+        lower_bound: u64_field(&json, "lower_bound_bytes", &what),
+        largest_after: json
+            .get("largest_kernel_after")
+            .and_then(Value::as_str)
+            .map(|l| l.replace(&root_prefix, ""))
+            .unwrap_or_default(),
     }
 }
 
@@ -225,6 +237,10 @@ fn reduction(before: u64, after: u64) -> String {
     }
     let pct = (before as f64 - after as f64) * 100.0 / before as f64;
     format!("{pct:.1}%")
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 fn cell(matched: u64, applied: u64) -> String {
@@ -320,6 +336,35 @@ fn render(models: &[Model]) -> String {
         " {total_before} → {total_after} | {} |",
         reduction(total_before, total_after)
     );
+
+    // The cost model: DDR traffic against the lower bound.
+    md.push_str("\n## DDR traffic\n\n");
+    md.push_str(
+        "From the cost model (passes/src/cost.rs): every kernel reads its operands and writes its \
+         results through DDR; views cost nothing; the lower bound reads every function argument \
+         (inputs and weights) once and writes every result once; dynamic dims count as 1.\n\n",
+    );
+    md.push_str("| model | DDR before | DDR after | lower bound | × bound before → after | largest kernel after |\n|:--|--:|--:|--:|--:|:--|\n");
+    let ratio = |b: u64, bound: u64| {
+        if bound == 0 {
+            0.0
+        } else {
+            b as f64 / bound as f64
+        }
+    };
+    for m in models {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {:.2} → {:.2} | {} |",
+            m.name,
+            mib(m.ddr_before),
+            mib(m.ddr_after),
+            mib(m.lower_bound),
+            ratio(m.ddr_before, m.lower_bound),
+            ratio(m.ddr_after, m.lower_bound),
+            m.largest_after
+        );
+    }
 
     // The skips, per model.
     md.push_str("\n## Skipped matches\n\n");
