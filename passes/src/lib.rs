@@ -2,13 +2,16 @@
 //! flags and documentation, and the driver that runs a pipeline on MLIR's pass manager.
 
 pub mod cost;
+pub mod dit_auto_fuse;
 pub mod dit_canonicalize;
 pub mod dit_cse;
 pub mod dit_dce;
 pub mod dit_fold_transpose_quant_matmul;
 pub mod dit_fold_transpose_quant_matmul_limit;
 pub mod dit_fuse_patterns;
+pub mod dit_merge_horizontal;
 pub mod dit_quantize;
+pub mod dit_sink_split;
 pub mod dit_verify;
 pub mod fusion;
 pub mod native;

@@ -123,6 +123,23 @@ with its reason, goes to the fusion report.",
         create: |options| Ok(Box::new(crate::dit_fuse_patterns::FusePatterns::from_options(options)?)),
     },
     PassInfo {
+        flag: "dit-auto-fuse",
+        summary: "Group chains of elementwise vector ops into dit.fused kernels (graph-autofusion)",
+        description: "Seed 004's four steps for the vector ops the patterns left: scan producer/consumer \
+counts; grow write-after-read chains along values with exactly one user (a value with several users \
+ends a chain); check each group against the target's Unified Buffer at the smallest legal tile \
+(one 32-byte aligned row of the last dim per live tensor, double buffered; a group that does not \
+fit is split in block order); keep a group only when the DDR bytes it saves (intermediates no \
+longer written and read back) are at least min-benefit of its DDR bytes. Each group becomes one \
+dit.fused region (captured values as operands, dit.yield of the values used outside, kernel name \
+fused_<function>_<n>). Only elementwise primitives with static shapes are grouped: Cube ops \
+(matmul, quant_matmul, grouped_matmul, attention) and library kernels (rms_norm, rope, swiglu, \
+...) never are. Recomputation across branches (aggressive level 2 in seed 004) is not done yet.",
+        options: crate::dit_auto_fuse::options,
+        verify_after: true,
+        create: |options| Ok(Box::new(crate::dit_auto_fuse::AutoFuse::from_options(options)?)),
+    },
+    PassInfo {
         flag: "dit-fold-transpose-quant-matmul",
         summary: "Fold last-two-dim transposes into dit.quant_matmul's transpose_x1/x2 (CANN's normal rule)",
         description: "CANN's QuantBatchMatmulV3TransposeFusionPass (seed 001). A dit.transpose that swaps \
@@ -171,6 +188,48 @@ x with more than one dynamic dim when it must be flattened.",
         verify_after: true,
         create: |options| Ok(Box::new(crate::dit_quantize::Quantize::from_options(options)?)),
     },
+    PassInfo {
+        flag: "dit-sink-split",
+        summary: "Merge trees of dit.split / dit.slice on one value along one dim into one dit.split",
+        description: "Seed 003 §2.6 (Sink Split). For a value x and a static dim d (negative dims \
+normalized), the dit.split ops along d and the step-1 dit.slice ops along d that read x, and those \
+that read their results (split x into [a, b], then a into [a1, a2]), become one dit.split of x along \
+d at the union of their boundaries; every consumer of a piece reads the matching result (two slices \
+x[..., :N] and x[..., N:] become one split [N, N], which the SwiGLU patterns of dit-fuse-patterns \
+recognise). Slice bounds follow Python slicing (negative from the end, clamped to the size); empty \
+slices, zero-size split parts, other steps and dynamic dims along d are left alone. No dit.concat is \
+created: a slice that would span several results (overlapping slices, or slices cut by other \
+boundaries) is left alone, and a split result still used elsewhere that other cuts would divide keeps \
+its own split. Fires only when at least two split/slice ops merge into a split of at least two \
+results, so every rewrite removes ops; the replaced ops are erased once unused. Each merge goes to \
+the fusion report.",
+        options: no_options,
+        verify_after: true,
+        create: |_| Ok(Box::new(crate::dit_sink_split::SinkSplit)),
+    },
+    PassInfo {
+        flag: "dit-merge-horizontal",
+        summary: "Merge projections of the same input (Q/K/V, gate/up) into one linear and a dit.split",
+        description: "Horizontal fusion (issue 5 item 3, seed 004's QKV / FFN fusion). dit.linear ops \
+that read the same x, in the same block, with weights that are arguments of the enclosing func.func \
+(biases too: all or none), the same element types and the same weight K, become one dit.linear on \
+`dit.concat` of the [N_i, K] weights along dim 0 (and of the biases) followed by one `dit.split` of \
+its result along the last dim with sizes [N_1, N_2, ...]; each original result is replaced by its \
+piece and the originals are erased. dit.matmul ops with the same transpose flags and a function \
+argument as right operand b merge the same way (b concatenated along its N dim: the second-to-last \
+with transpose_b, else the last). The output features N_i must be static. Groups are formed in \
+program order and cut at `max-group`; a last group of one is left alone (3 projections with \
+max-group=2: the first two merge, the third stays). The concatenations read only function \
+arguments and go to the start of the entry block (emitted once per argument list and reused), so a \
+load-time pre-pack can fold them; the merged op goes right before the group's first projection. \
+Linears whose weight or bias is no function argument are skipped, with the reason in the fusion \
+report.",
+        options: crate::dit_merge_horizontal::options,
+        verify_after: true,
+        create: |options| {
+            Ok(Box::new(crate::dit_merge_horizontal::MergeHorizontal::from_options(options)?))
+        },
+    },
 ];
 
 /// A named pipeline: one flag that runs several passes in order.
@@ -190,8 +249,10 @@ pub static PIPELINES: &[NamedPipeline] = &[NamedPipeline {
     passes: &[
         "dit-fold-transpose-quant-matmul",
         "dit-fold-transpose-quant-matmul-limit",
+        "dit-sink-split",
         "dit-fuse-patterns",
         "dit-canonicalize",
+        "dit-auto-fuse",
     ],
 }];
 

@@ -436,7 +436,21 @@ pub fn build_detached_op(
     result_types: &[MlirType],
     attributes: &[(&str, Attr)],
 ) -> Op {
-    // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate.
+    build_op(anchor, name, operands, result_types, attributes, None)
+}
+
+/// The one place an `MlirOperationState` is filled: name, location of `anchor`, operands,
+/// results, attributes and, if given, one region the new op takes ownership of.
+fn build_op(
+    anchor: Op,
+    name: &str,
+    operands: &[Val],
+    result_types: &[MlirType],
+    attributes: &[(&str, Attr)],
+    region: Option<MlirRegion>,
+) -> Op {
+    // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate; the
+    // region (if any) is caller-owned and handed over to the new op.
     unsafe {
         let context = anchor.context_raw();
         let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(anchor.0));
@@ -459,6 +473,9 @@ pub fn build_detached_op(
             })
             .collect();
         mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        if let Some(region) = region {
+            mlirOperationStateAddOwnedRegions(&mut state, 1, &region);
+        }
         Op(mlirOperationCreate(&mut state))
     }
 }
@@ -742,5 +759,74 @@ impl Op {
             }
             Some(Val(value))
         }
+    }
+}
+
+impl Val {
+    /// The ops that use this value (one entry per use).
+    pub fn users(self) -> Vec<Op> {
+        let mut users = Vec::new();
+        // SAFETY: walks the use list of a live value.
+        unsafe {
+            let mut use_ = mlirValueGetFirstUse(self.0);
+            while !use_.ptr.is_null() {
+                users.push(Op(mlirOpOperandGetOwner(use_)));
+                use_ = mlirOpOperandGetNextUse(use_);
+            }
+        }
+        users
+    }
+
+    /// Replaces every use of this value with `with`, except the uses by `except`.
+    pub fn replace_all_uses_except(self, with: Val, except: Op) {
+        let mut exceptions = [except.0];
+        // SAFETY: all handles are alive; MLIR reads the exception list during the call.
+        unsafe { mlirValueReplaceAllUsesExcept(self.0, with.0, 1, exceptions.as_mut_ptr()) }
+    }
+}
+
+impl Op {
+    /// Moves the op from its block to the end of `block`.
+    pub fn move_to_end_of(self, block: Block) {
+        // SAFETY: the op is alive; after removal the caller-owned op is handed to the block.
+        unsafe {
+            mlirOperationRemoveFromParent(self.0);
+            mlirBlockAppendOwnedOperation(block.0, self.0);
+        }
+    }
+}
+
+/// Creates, right before `anchor`, an op with one region holding one block whose arguments
+/// have `block_argument_types` (located at the anchor); returns the op and that block.
+pub fn create_region_op_before(
+    anchor: Op,
+    name: &str,
+    operands: &[Val],
+    result_types: &[MlirType],
+    attributes: &[(&str, Attr)],
+    block_argument_types: &[MlirType],
+) -> (Op, Block) {
+    // SAFETY: the block and region are created here and handed to the new op, which the
+    // anchor's block then owns.
+    unsafe {
+        let location = mlirOperationGetLocation(anchor.0);
+        let locations = vec![location; block_argument_types.len()];
+        let block = mlirBlockCreate(
+            block_argument_types.len() as isize,
+            block_argument_types.as_ptr(),
+            locations.as_ptr(),
+        );
+        let region = mlirRegionCreate();
+        mlirRegionAppendOwnedBlock(region, block);
+        let op = build_op(
+            anchor,
+            name,
+            operands,
+            result_types,
+            attributes,
+            Some(region),
+        );
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor.0), anchor.0, op.0);
+        (op, Block(block))
     }
 }
