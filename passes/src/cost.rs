@@ -1,6 +1,7 @@
 //! The cost model every pass and the fusion report use: kernel launches and DDR bytes per op,
 //! from tensor types, and the lower bound a graph cannot go under (its inputs and weights read
-//! once, its outputs written once). A kernel is every dit op that is not a view.
+//! once, its outputs written once). A kernel is every dit op that is not a view and not a
+//! weight re-layout a load-time pre-pack folds.
 
 use crate::report::RawPoint;
 use dit_dialect::{diagnostics::file_line_col, ir::Op, tensor::TensorInfo};
@@ -46,10 +47,63 @@ pub fn tensor_bytes(t: &TensorInfo) -> u64 {
     u64::try_from(bits.div_ceil(8)).unwrap_or(u64::MAX)
 }
 
-/// Whether `op` launches a kernel: a dit op that is not a view, outside any dit.fused body
-/// (a dit.fused region is one kernel).
+/// Layout ops that can rearrange a weight once at load time.
+const LAYOUT_OPS: &[&str] = &[
+    "dit.transpose",
+    "dit.concat",
+    "dit.slice",
+    "dit.split",
+    "dit.reshape",
+];
+
+/// Whether `user` reads `value` as a weight (or bias, or weight scale) of a Cube kernel.
+fn reads_as_weight(user: Op, value: dit_dialect::ir::Val) -> bool {
+    let slots: &[usize] = match user.name().as_str() {
+        "dit.linear" => &[1, 2],
+        "dit.matmul" => &[1],
+        "dit.fused_matmul" | "dit.quant_matmul" | "dit.grouped_matmul" => &[1, 2],
+        _ => return false,
+    };
+    slots
+        .iter()
+        .any(|i| *i < user.num_operands() && user.operand(*i) == value)
+}
+
+/// Whether `op` is a weight layout change a load-time pre-pack folds away: a layout op whose
+/// inputs are function arguments (or such ops) and whose every user reads it as a Cube
+/// kernel's weight (or is such an op). Passes that merge or re-lay weights (weight transposes
+/// for FusedMatmul, concatenations for merged projections) emit these; they cost nothing per
+/// inference.
+pub fn is_load_time_prepack(op: Op) -> bool {
+    fn rec(op: Op, depth: usize) -> bool {
+        if depth > 8 || !LAYOUT_OPS.iter().any(|n| op.is(n)) || op.num_results() == 0 {
+            return false;
+        }
+        let inputs_static = op.operands().into_iter().all(|v| match v.defining_op() {
+            Some(p) => rec(p, depth + 1),
+            None => v
+                .block_argument()
+                .and_then(|(block, _)| block.parent_op())
+                .is_some_and(|owner| owner.is("func.func")),
+        });
+        inputs_static
+            && op.results().into_iter().all(|r| {
+                r.users().into_iter().all(|u| {
+                    reads_as_weight(u, r)
+                        || (LAYOUT_OPS.iter().any(|n| u.is(n)) && rec(u, depth + 1))
+                })
+            })
+    }
+    rec(op, 0)
+}
+
+/// Whether `op` launches a kernel per inference: a dit op that is not a view nor a load-time
+/// weight pre-pack, outside any dit.fused body (a dit.fused region is one kernel).
 pub fn is_kernel(op: Op) -> bool {
-    op.name().starts_with("dit.") && !is_view(op) && !op.parent().is_some_and(|p| p.is("dit.fused"))
+    op.name().starts_with("dit.")
+        && !is_view(op)
+        && !op.parent().is_some_and(|p| p.is("dit.fused"))
+        && !is_load_time_prepack(op)
 }
 
 /// DDR traffic of one kernel: its operands read, its results written.

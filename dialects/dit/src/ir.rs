@@ -344,6 +344,13 @@ impl Op {
 pub struct Block(pub MlirBlock);
 
 impl Block {
+    /// The op whose region holds this block.
+    pub fn parent_op(self) -> Option<Op> {
+        // SAFETY: the block is alive.
+        let op = unsafe { mlirBlockGetParentOperation(self.0) };
+        (!op.ptr.is_null()).then_some(Op(op))
+    }
+
     /// The ops of the block, in order.
     pub fn ops(self) -> Vec<Op> {
         let mut ops = Vec::new();
