@@ -178,6 +178,27 @@ pub fn measure(root: Op) -> GraphCost {
     cost
 }
 
+/// The cost of each `func.func` under `root`, by symbol name, in module order.
+pub fn measure_functions(root: Op) -> Vec<(String, GraphCost)> {
+    let mut funcs = Vec::new();
+    root.walk(&mut |op| {
+        if op.is("func.func") {
+            funcs.push(op);
+        }
+    });
+    funcs
+        .into_iter()
+        .map(|f| {
+            (
+                f.attr("sym_name")
+                    .and_then(|a| a.as_str())
+                    .unwrap_or_default(),
+                measure(f),
+            )
+        })
+        .collect()
+}
+
 /// Bytes in a short human form: `1.5 GiB`, `12.0 MiB`, `512 B`.
 pub fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];

@@ -99,6 +99,19 @@ pub struct ReportSummary {
     pub largest_kernel_after: Option<String>,
     /// What a dynamic dim counts as in the byte counts.
     pub dynamic_dim_counted_as: i64,
+    /// Per function: kernels and DDR bytes before and after.
+    pub functions: Vec<FunctionSummary>,
+}
+
+/// One function's cost before and after the passes.
+#[derive(Clone, Debug, Serialize)]
+pub struct FunctionSummary {
+    pub name: String,
+    pub kernels_before: usize,
+    pub kernels_after: usize,
+    pub ddr_bytes_before: u64,
+    pub ddr_bytes_after: u64,
+    pub lower_bound_bytes: u64,
 }
 
 impl ReportSummary {
@@ -140,6 +153,7 @@ impl ReportSummary {
                 )
             }),
             dynamic_dim_counted_as: DYNAMIC_DIM,
+            functions: Vec::new(),
         }
     }
 
@@ -177,10 +191,50 @@ impl ReportSummary {
             ratio(self.ddr_bytes_after),
             self.dynamic_dim_counted_as
         ));
+        if self.functions.len() > 1 {
+            for f in &self.functions {
+                out.push_str(&format!(
+                    "  {}: kernels {} -> {}, DDR {} -> {} (lower bound {})\n",
+                    f.name,
+                    f.kernels_before,
+                    f.kernels_after,
+                    human_bytes(f.ddr_bytes_before),
+                    human_bytes(f.ddr_bytes_after),
+                    human_bytes(f.lower_bound_bytes)
+                ));
+            }
+        }
         if let Some(largest) = &self.largest_kernel_after {
             out.push_str(&format!("largest kernel after: {largest}\n"));
         }
         out
+    }
+
+    /// Adds the per-function costs (same functions before and after, in module order).
+    pub fn with_functions(
+        mut self,
+        before: &[(String, GraphCost)],
+        after: &[(String, GraphCost)],
+    ) -> Self {
+        self.functions = before
+            .iter()
+            .map(|(name, b)| {
+                let a = after
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, a)| a.clone())
+                    .unwrap_or_default();
+                FunctionSummary {
+                    name: name.clone(),
+                    kernels_before: b.kernels,
+                    kernels_after: a.kernels,
+                    ddr_bytes_before: b.ddr_bytes,
+                    ddr_bytes_after: a.ddr_bytes,
+                    lower_bound_bytes: a.lower_bound_bytes,
+                }
+            })
+            .collect();
+        self
     }
 
     /// The JSON form.

@@ -23,6 +23,8 @@ pub struct Options {
     pub target: String,
     /// `--fusion-report=text|json`.
     pub fusion_report: Option<String>,
+    /// `--emit-fusion-dot=FILE`: Graphviz of the result, fused kernels as clusters.
+    pub emit_fusion_dot: Option<String>,
     /// `--fuse=a,b`: only these fusions.
     pub fuse: Option<String>,
     /// `--no-fuse=x,y`: not these fusions.
@@ -106,6 +108,12 @@ pub fn command() -> Command {
             "Only these fusion switches, e.g. gelu_mul,swiglu (the enable_ prefix is optional)",
         ))
         .arg(
+            Arg::new("emit-fusion-dot")
+                .long("emit-fusion-dot")
+                .value_name("FILE")
+                .help("Write the result as a Graphviz graph, each dit.fused kernel a cluster"),
+        )
+        .arg(
             Arg::new("no-fuse")
                 .long("no-fuse")
                 .value_name("LIST")
@@ -181,6 +189,7 @@ pub fn options(m: &ArgMatches) -> Options {
         print_passes_doc: m.get_flag("print-passes-doc"),
         target: m.get_one::<String>("target").cloned().unwrap_or_default(),
         fusion_report: m.get_one::<String>("fusion-report").cloned(),
+        emit_fusion_dot: m.get_one::<String>("emit-fusion-dot").cloned(),
         fuse: m.get_one::<String>("fuse").cloned(),
         no_fuse: m.get_one::<String>("no-fuse").cloned(),
         fusion_config: m.get_one::<String>("fusion-config").cloned(),

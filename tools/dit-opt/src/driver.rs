@@ -8,7 +8,8 @@ use dit_dialect::{
     verifier, Target,
 };
 use dit_passes::{
-    measure, FusionReport, PassContext, PipelineOptions, PipelineStep, ReportSummary,
+    cost::measure_functions, measure, FusionReport, PassContext, PipelineOptions, PipelineStep,
+    ReportSummary,
 };
 use melior::{
     ir::{operation::OperationLike, Module},
@@ -84,6 +85,7 @@ impl Session<'_> {
             return failed;
         }
         let cost_before = measure(root);
+        let functions_before = measure_functions(root);
         let report = FusionReport::default();
         let pipeline = PipelineOptions {
             context: PassContext {
@@ -115,13 +117,23 @@ impl Session<'_> {
                 None => self.sink.buffer().display_name,
             };
             let summary =
-                ReportSummary::new(&report.events(), &cost_before, &measure(root), &locate);
+                ReportSummary::new(&report.events(), &cost_before, &measure(root), &locate)
+                    .with_functions(&functions_before, &measure_functions(root));
             let text = if format == "json" {
                 summary.json()
             } else {
                 summary.text()
             };
             crate::report!("{}", text.trim_end());
+        }
+        if let Some(path) = &self.options.emit_fusion_dot {
+            if let Err(e) = std::fs::write(path, crate::dot::render(root)) {
+                dit_dialect::diagnostics::emit_error(
+                    module.as_operation().location(),
+                    &format!("cannot write {path}: {e}"),
+                );
+                return failed;
+            }
         }
         let print = PrintOptions {
             debug_info: self.options.print_debuginfo,

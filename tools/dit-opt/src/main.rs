@@ -2,6 +2,7 @@
 //! upstream dialects. Every failure is a located `error:` on stderr and exit code 1.
 
 mod cli;
+mod dot;
 mod driver;
 mod expected;
 mod input;
