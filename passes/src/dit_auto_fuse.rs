@@ -10,30 +10,18 @@ use crate::{
 };
 use dit_dialect::{
     ir::{create_op_before, create_region_op_before, Attr, Op, Val},
+    ops,
     tensor::TensorInfo,
 };
 use melior::ir::TypeLike;
 use std::collections::HashMap;
 
-/// The elementwise primitive ops a generated vector kernel computes.
-pub const VECTOR_OPS: &[&str] = &[
-    "dit.add",
-    "dit.sub",
-    "dit.mul",
-    "dit.div",
-    "dit.pow",
-    "dit.neg",
-    "dit.exp",
-    "dit.sqrt",
-    "dit.rsqrt",
-    "dit.tanh",
-    "dit.erf",
-    "dit.sigmoid",
-    "dit.silu",
-    "dit.relu",
-    "dit.gelu",
-    "dit.cast",
-];
+/// Whether a generated vector kernel computes `name`: the elementwise primitives of the op
+/// table and dit.cast. dit.fast_gelu, also elementwise, is a library kernel (FastGelu).
+pub fn is_vector_op(name: &str) -> bool {
+    (ops::BINARY.contains(&name) || ops::UNARY.contains(&name) || name == "dit.cast")
+        && name != "dit.fast_gelu"
+}
 
 /// Alignment of one UB row (bytes).
 const UB_ALIGN: u64 = 32;
@@ -127,7 +115,7 @@ impl AutoFuse {
 
     fn is_candidate(&self, op: Op) -> bool {
         let name = op.name();
-        VECTOR_OPS.contains(&name.as_str())
+        is_vector_op(&name)
             && !self.exclude.contains(&name)
             && op.num_results() == 1
             && op.operands().into_iter().chain(op.results()).all(|v| {

@@ -472,13 +472,7 @@ fn build_op(
             result_types.len() as isize,
             result_types.as_ptr(),
         );
-        let named: Vec<MlirNamedAttribute> = attributes
-            .iter()
-            .map(|(n, a)| MlirNamedAttribute {
-                name: mlirIdentifierGet(context, string_ref(n)),
-                attribute: a.0,
-            })
-            .collect();
+        let named = named_attributes(context, attributes);
         mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
         if let Some(region) = region {
             mlirOperationStateAddOwnedRegions(&mut state, 1, &region);
@@ -499,6 +493,21 @@ pub fn create_op_before(
     // SAFETY: the anchor's block is alive; the block takes ownership of the new op.
     unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor.0), anchor.0, op.0) };
     op
+}
+
+/// `(name, attribute)` pairs as MLIR named attributes of `context`.
+pub fn named_attributes(
+    context: MlirContext,
+    attributes: &[(&str, Attr)],
+) -> Vec<MlirNamedAttribute> {
+    attributes
+        .iter()
+        .map(|(n, a)| MlirNamedAttribute {
+            // SAFETY: identifiers are uniqued in the live context.
+            name: unsafe { mlirIdentifierGet(context, string_ref(n)) },
+            attribute: a.0,
+        })
+        .collect()
 }
 
 /// An MLIR string reference to `s` (valid while `s` is).
@@ -743,13 +752,7 @@ impl Op {
                     None => Vec::new(),
                 };
                 dicts.resize(old_count, empty);
-                let named: Vec<MlirNamedAttribute> = attributes
-                    .iter()
-                    .map(|(n, a)| MlirNamedAttribute {
-                        name: mlirIdentifierGet(context, string_ref(n)),
-                        attribute: a.0,
-                    })
-                    .collect();
+                let named = named_attributes(context, attributes);
                 dicts.push(mlirDictionaryAttrGet(
                     context,
                     named.len() as isize,
