@@ -12,6 +12,7 @@ pub mod dit_fuse_patterns;
 pub mod dit_merge_horizontal;
 pub mod dit_quantize;
 pub mod dit_sink_split;
+pub mod dit_sink_transpose;
 pub mod dit_verify;
 pub mod fusion;
 pub mod native;

@@ -140,6 +140,21 @@ fused_<function>_<n>). Only elementwise primitives with static shapes are groupe
         create: |options| Ok(Box::new(crate::dit_auto_fuse::AutoFuse::from_options(options)?)),
     },
     PassInfo {
+        flag: "dit-sink-transpose",
+        summary: "Move layout transposes down to attention and fold Q/K/V head transposes into its layout",
+        description: "A transpose with one user that keeps the last dim moves below elementwise unary \
+ops, rms_norm and rope (whose cos/sin tables get the inverse order, by a reshape when only \
+size-1 dims move) and below a concat whose inputs are all transposed the same way (the concat \
+dim follows the permutation). When q, k and v of a BNSD dit.attention (no mask) all come \
+from [0, 2, 1, 3] transposes, attention reads the [B, S, N, D] tensors with layout \
+\"BSND\" instead and one transpose of its result restores the old layout for its users. \
+dit-canonicalize then cancels transposes that meet (transpose∘transpose). Each move is in \
+the fusion report.",
+        options: no_options,
+        verify_after: true,
+        create: |_| Ok(Box::new(crate::dit_sink_transpose::SinkTranspose)),
+    },
+    PassInfo {
         flag: "dit-fold-transpose-quant-matmul",
         summary: "Fold last-two-dim transposes into dit.quant_matmul's transpose_x1/x2 (CANN's normal rule)",
         description: "CANN's QuantBatchMatmulV3TransposeFusionPass (seed 001). A dit.transpose that swaps \
@@ -251,6 +266,7 @@ pub static PIPELINES: &[NamedPipeline] = &[NamedPipeline {
         "dit-fold-transpose-quant-matmul-limit",
         "dit-sink-split",
         "dit-fuse-patterns",
+        "dit-sink-transpose",
         "dit-canonicalize",
         "dit-auto-fuse",
     ],

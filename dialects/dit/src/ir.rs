@@ -286,6 +286,13 @@ impl Op {
         blocks
     }
 
+    /// The op after this one in its block, if any.
+    pub fn next_in_block(self) -> Option<Op> {
+        // SAFETY: the op is alive.
+        let next = unsafe { mlirOperationGetNextInBlock(self.0) };
+        (!next.ptr.is_null()).then_some(Op(next))
+    }
+
     /// The op that contains this one, if any.
     pub fn parent(self) -> Option<Op> {
         // SAFETY: as above.
