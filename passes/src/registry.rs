@@ -134,7 +134,9 @@ longer written and read back) are at least min-benefit of its DDR bytes. Each gr
 dit.fused region (captured values as operands, dit.yield of the values used outside, kernel name \
 fused_<function>_<n>). Only elementwise primitives with static shapes are grouped: Cube ops \
 (matmul, quant_matmul, grouped_matmul, attention) and library kernels (rms_norm, rope, swiglu, \
-...) never are. Recomputation across branches (aggressive level 2 in seed 004) is not done yet.",
+...) never are. At aggressive level 2 (the default), a branch whose producer is a vector op reading no \
+more bytes than it writes, with only vector users, is recomputed for each user instead of ending \
+the chains; level 1 keeps branches and uses half the UB.",
         options: crate::dit_auto_fuse::options,
         verify_after: true,
         create: |options| Ok(Box::new(crate::dit_auto_fuse::AutoFuse::from_options(options)?)),

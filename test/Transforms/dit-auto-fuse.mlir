@@ -6,6 +6,7 @@
 // RUN: dit-opt %s --split-input-file --dit-auto-fuse --target=%S/Inputs/tiny-ub.toml | FileCheck %s --check-prefix=TINY
 // RUN: dit-opt %s --split-input-file --dit-auto-fuse --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not dit-opt %s --pass-pipeline='builtin.module(dit-auto-fuse{aggressive-level=3})' 2>&1 | FileCheck %s --check-prefix=BADLEVEL
+// RUN: dit-opt %s --split-input-file --pass-pipeline='builtin.module(dit-auto-fuse{aggressive-level=1})' | FileCheck %s --check-prefix=L1
 
 // BADLEVEL: aggressive-level must be 0, 1 or 2, got '3'
 
@@ -38,11 +39,20 @@ func.func @straight_chain(%x: tensor<16x64xf32>, %y: tensor<16x64xf32>) -> tenso
 
 // -----
 
-// A value with two users ends the chain: it goes through DDR either way.
+// Level 1: a value with two users ends the chain (it goes through DDR either way).
+// L1-LABEL: func.func @branch_ends_chain
+// L1: %[[E:.*]] = "dit.exp"(%arg0)
+// L1: "dit.fused"(%[[E]]
+// L1: "dit.fused"(%[[E]]
+// Level 2 (the default): exp reads no more than it writes, so each branch recomputes it and
+// both chains start from x; the exp's DDR round trip and its kernel are gone.
 // CHECK-LABEL: func.func @branch_ends_chain
-// CHECK: %[[E:.*]] = "dit.exp"(%arg0)
-// CHECK: "dit.fused"(%[[E]]
-// CHECK: "dit.fused"(%[[E]]
+// CHECK-NOT: "dit.exp"(%arg0) :
+// CHECK: "dit.fused"(%arg0)
+// CHECK: "dit.exp"
+// CHECK: "dit.fused"(%arg0)
+// CHECK: "dit.exp"
+// REPORT: recomputed dit.exp for each of its 2 users instead of a DDR round trip (level 2)
 func.func @branch_ends_chain(%x: tensor<16x64xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>) {
   %e = "dit.exp"(%x) : (tensor<16x64xf32>) -> tensor<16x64xf32>
   %a = "dit.neg"(%e) : (tensor<16x64xf32>) -> tensor<16x64xf32>

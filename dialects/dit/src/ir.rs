@@ -286,6 +286,16 @@ impl Op {
         blocks
     }
 
+    /// A copy of this op (same operands and attributes) inserted right before `anchor`.
+    pub fn clone_before(self, anchor: Op) -> Op {
+        // SAFETY: the clone is caller-owned until the anchor's (live) block takes it.
+        unsafe {
+            let copy = mlirOperationClone(self.0);
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor.0), anchor.0, copy);
+            Op(copy)
+        }
+    }
+
     /// The op after this one in its block, if any.
     pub fn next_in_block(self) -> Option<Op> {
         // SAFETY: the op is alive.
