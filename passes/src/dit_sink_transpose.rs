@@ -8,7 +8,7 @@
 use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::{
     ir::{create_op_before, Attr, Op, Val},
-    ops::{i64_array_attr, i64_attr, str_attr},
+    ops::{self, i64_array_attr, i64_attr, str_attr},
     tensor::TensorInfo,
 };
 use melior::ir::TypeLike;
@@ -84,22 +84,10 @@ fn make_transpose(anchor: Op, x: Val, perm: &[i64], out: &TensorInfo) -> Val {
 /// One rewrite at `op`, if one applies.
 fn sink_once(op: Op, context: &PassContext) -> Option<()> {
     let name = op.name();
-    let elementwise = [
-        "dit.neg",
-        "dit.exp",
-        "dit.sqrt",
-        "dit.rsqrt",
-        "dit.tanh",
-        "dit.erf",
-        "dit.sigmoid",
-        "dit.silu",
-        "dit.relu",
-        "dit.gelu",
-        "dit.fast_gelu",
-        "dit.cast",
-    ];
+    // Elementwise unary ops (the op table) and cast: each element maps to itself.
+    let elementwise = |n: &str| ops::UNARY.contains(&n) || n == "dit.cast";
     match name.as_str() {
-        n if elementwise.contains(&n) || n == "dit.rms_norm" || n == "dit.rope" => {
+        n if elementwise(n) || n == "dit.rms_norm" || n == "dit.rope" => {
             let (t, perm, x) = transposed(op.operand(0))?;
             if !keeps_last(&perm) {
                 return None;

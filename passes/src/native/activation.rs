@@ -33,14 +33,7 @@ fn halves(gate: Val, up: Val) -> Option<(Val, GateHalf)> {
         let x = g.operand(0);
         let t = x.tensor()?;
         let d = t.dim_from_back(0)?;
-        let bounds = |s: Op| -> Option<(i64, i64)> {
-            let dim = i64_attr(s, "dim")?;
-            if !(dim == -1 || dim == t.rank() as i64 - 1) || i64_attr(s, "step")? != 1 {
-                return None;
-            }
-            let clamp = |v: i64| if v < 0 { (v + d).max(0) } else { v.min(d) };
-            Some((clamp(i64_attr(s, "start")?), clamp(i64_attr(s, "end")?)))
-        };
+        let bounds = last_dim_slice_bounds;
         let (gb, ub) = (bounds(g)?, bounds(u)?);
         let h = d / 2;
         if d % 2 != 0 {
@@ -86,18 +79,11 @@ fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
                 if pattern == "enable_gelu_mul" { "dit.gelu_mul" } else { "dit.swiglu" }
             ));
         }
-        let (w, r) = (
-            whole.tensor().ok_or("no ranked type")?,
-            root.result(0).tensor().ok_or("no ranked type")?,
-        );
-        let mut expected = w.shape.clone();
-        if let Some(last) = expected.last_mut() {
-            *last = last.map(|d| d / 2);
-        }
-        if !w.elem.is_float() || w.elem != r.elem || !shapes_compatible(&expected, &r.shape) {
-            return Err("the product's type is not the halved input's type".to_string());
-        }
-        Ok(())
+        let half = whole
+            .tensor()
+            .and_then(|t| t.dim_from_back(0))
+            .map(|d| d / 2);
+        is_halved_type(whole, root.result(0), half)
     })();
     fits(state, args.attr_at(4), Some(root.result(0)), check)
 }
@@ -109,11 +95,7 @@ fn whole_of_halves(
     results: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    let Some(op) = args
-        .first()
-        .and_then(|a| a.value())
-        .and_then(|v| v.defining_op())
-    else {
+    let Some(op) = args.value_at(0).and_then(|v| v.defining_op()) else {
         return false;
     };
     // SAFETY: the result list is the interpreter's; the value is alive.

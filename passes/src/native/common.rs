@@ -29,11 +29,7 @@ fn splat_near(args: Args, _: &NativeState) -> bool {
 /// Constraint: `ConstNear(value, expected, tol)`: `value` comes from an arith.constant splat
 /// within `tol` (relative) of `expected`.
 fn const_near(args: Args, _: &NativeState) -> bool {
-    let Some(op) = args
-        .first()
-        .and_then(|a| a.value())
-        .and_then(|v| v.defining_op())
-    else {
+    let Some(op) = args.value_at(0).and_then(|v| v.defining_op()) else {
         return false;
     };
     if !op.is("arith.constant") {

@@ -343,14 +343,7 @@ fn halves(gate: Val, up: Val) -> Option<(Val, i64, bool)> {
         if d % 2 != 0 {
             return None;
         }
-        let bounds = |s: Op| -> Option<(i64, i64)> {
-            let dim = i64_attr(s, "dim")?;
-            if !(dim == -1 || dim == t.rank() as i64 - 1) || i64_attr(s, "step")? != 1 {
-                return None;
-            }
-            let clamp = |v: i64| if v < 0 { (v + d).max(0) } else { v.min(d) };
-            Some((clamp(i64_attr(s, "start")?), clamp(i64_attr(s, "end")?)))
-        };
+        let bounds = last_dim_slice_bounds;
         let h = d / 2;
         return match (bounds(g)?, bounds(u)?) {
             (a, b) if a == (0, h) && b == (h, d) => Some((x, h, true)),
@@ -411,17 +404,7 @@ fn swap_plan(gate: Val, up: Val, act: Op, root: Op) -> Result<SwapPlan, String> 
     if weight_rows(ins.weight) != Some(2 * n) {
         return Err("the weight's rows are not the projection's width".to_string());
     }
-    let (w, r) = (
-        whole.tensor().ok_or("no ranked type")?,
-        root.result(0).tensor().ok_or("no ranked type")?,
-    );
-    let mut expected = w.shape.clone();
-    if let Some(last) = expected.last_mut() {
-        *last = Some(n);
-    }
-    if !w.elem.is_float() || w.elem != r.elem || !shapes_compatible(&expected, &r.shape) {
-        return Err("the product's type is not the halved projection's type".to_string());
-    }
+    is_halved_type(whole, root.result(0), Some(n))?;
     Ok(SwapPlan { lin, ins, n })
 }
 

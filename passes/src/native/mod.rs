@@ -40,6 +40,36 @@ pub(crate) fn create_via_rewriter(
     }
 }
 
+/// The [start, end) a step-1 dit.slice of the last dim takes, with Python's negative and
+/// out-of-range bounds resolved against the dim's static size.
+pub(crate) fn last_dim_slice_bounds(s: Op) -> Option<(i64, i64)> {
+    let t = s.operand(0).tensor()?;
+    let d = t.dim_from_back(0)?;
+    let dim = i64_attr(s, "dim")?;
+    if !(dim == -1 || dim == t.rank() as i64 - 1) || i64_attr(s, "step")? != 1 {
+        return None;
+    }
+    let clamp = |v: i64| if v < 0 { (v + d).max(0) } else { v.min(d) };
+    Some((clamp(i64_attr(s, "start")?), clamp(i64_attr(s, "end")?)))
+}
+
+/// Whether `out` has `whole`'s element type (a float) and its shape with the last dim set to
+/// `half` (the gated-activation ops halve the last dim).
+pub(crate) fn is_halved_type(whole: Val, out: Val, half: Option<i64>) -> Result<(), String> {
+    let (w, r) = (
+        whole.tensor().ok_or("no ranked type")?,
+        out.tensor().ok_or("no ranked type")?,
+    );
+    let mut expected = w.shape.clone();
+    if let Some(last) = expected.last_mut() {
+        *last = half;
+    }
+    if !w.elem.is_float() || w.elem != r.elem || !shapes_compatible(&expected, &r.shape) {
+        return Err("the product's type is not the halved input's type".to_string());
+    }
+    Ok(())
+}
+
 /// Every native constraint, by the name PDLL declares (patterns/*.pdll).
 pub fn constraints() -> impl Iterator<Item = &'static (&'static str, ConstraintFn)> {
     common::CONSTRAINTS
