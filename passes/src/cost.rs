@@ -6,6 +6,7 @@
 use crate::report::RawPoint;
 use dit_dialect::{diagnostics::file_line_col, ir::Op, tensor::TensorInfo};
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// Ops that launch no kernel: views of memory (and the region terminator).
 pub const VIEWS: &[&str] = &["dit.reshape", "dit.bitcast", "dit.broadcast", "dit.yield"];
@@ -30,7 +31,25 @@ pub fn is_view(op: Op) -> bool {
         return false;
     };
     let unit_step = name == "dit.split" || dit_dialect::ops::i64_attr(op, "step") == Some(1);
-    dim >= 0 && dim < rank && unit_step && t.shape[..dim as usize].iter().all(|d| *d == Some(1))
+    if !(dim >= 0 && dim < rank && unit_step) {
+        return false;
+    }
+    let contiguous = t.shape[..dim as usize].iter().all(|d| *d == Some(1));
+    contiguous || read_only_by_generated_kernels(op)
+}
+
+/// Whether every result of `op` is read only by dit.fused kernels: a generated kernel copies
+/// its tiles in with a row stride, so a strided piece of a tensor costs it nothing extra
+/// (library kernels would first make such a piece contiguous, a copy kernel).
+fn read_only_by_generated_kernels(op: Op) -> bool {
+    op.results().into_iter().all(|r| {
+        r.users().into_iter().all(|u| {
+            u.is("dit.fused")
+                || (VIEWS.contains(&u.name().as_str())
+                    && u.name() != "dit.yield"
+                    && read_only_by_generated_kernels(u))
+        })
+    })
 }
 
 /// The value a dynamic dim counts as (the report states it).
@@ -138,14 +157,238 @@ pub struct GraphCost {
     pub lower_bound_bytes: u64,
     /// The kernel with the most DDR traffic.
     pub largest: Option<LargestKernel>,
+    /// Uses of dynamic dims no hint bound, each counted as [`DYNAMIC_DIM`].
+    pub unbound_dynamic_dims: usize,
 }
 
-/// Measures every function under `root`.
+/// Values for dynamic dims (`--shape-hint=NAME_OR_INDEX=VALUE`). A hint names a dynamic dim of
+/// a function's arguments: by the name a `dit.dim_names` argument attribute gives it (an array
+/// of strings, one per dim, e.g. `{dit.dim_names = ["", "seq", ""]}`), or by its index among
+/// the function's dynamic argument dims in signature order (`0`, `1`, …). Results and
+/// intermediates inherit the bound values (see [`bind_dynamic_dims`]); a dim nothing binds
+/// counts as [`DYNAMIC_DIM`], and the report says how many did.
+#[derive(Clone, Debug, Default)]
+pub struct ShapeHints {
+    /// (name or index, value), in command-line order.
+    pub entries: Vec<(String, i64)>,
+}
+
+impl ShapeHints {
+    /// Parses one `NAME_OR_INDEX=VALUE` hint and adds it.
+    pub fn add(&mut self, hint: &str) -> Result<(), String> {
+        let (key, value) = hint
+            .split_once('=')
+            .ok_or_else(|| format!("shape hint '{hint}' must be NAME_OR_INDEX=VALUE"))?;
+        let key = key.trim();
+        if key.is_empty() {
+            return Err(format!("shape hint '{hint}' names no dim"));
+        }
+        let value = value
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|v| *v > 0)
+            .ok_or_else(|| format!("shape hint '{hint}': the value must be a positive integer"))?;
+        self.entries.push((key.to_string(), value));
+        Ok(())
+    }
+
+    /// The hints that match no dynamic argument dim of any function under `root`.
+    pub fn unmatched(&self, root: Op) -> Vec<String> {
+        let mut seen = vec![false; self.entries.len()];
+        root.walk(&mut |op| {
+            if op.is("func.func") {
+                for (k, _, _) in dynamic_argument_dims(op) {
+                    for (i, (key, _)) in self.entries.iter().enumerate() {
+                        if k.matches(key) {
+                            seen[i] = true;
+                        }
+                    }
+                }
+            }
+        });
+        self.entries
+            .iter()
+            .zip(seen)
+            .filter(|(_, s)| !s)
+            .map(|((k, _), _)| k.clone())
+            .collect()
+    }
+}
+
+/// How a dynamic argument dim is named: its index among the function's dynamic argument dims,
+/// and its `dit.dim_names` entry if any.
+struct DimKey {
+    index: usize,
+    name: Option<String>,
+}
+
+impl DimKey {
+    fn matches(&self, key: &str) -> bool {
+        self.name.as_deref() == Some(key) || key.parse::<usize>().ok() == Some(self.index)
+    }
+}
+
+/// The dynamic dims of `func`'s arguments: (key, argument, dim).
+fn dynamic_argument_dims(func: Op) -> Vec<(DimKey, dit_dialect::ir::Val, usize)> {
+    let mut out = Vec::new();
+    let Some(entry) = func.region_blocks(0).into_iter().next() else {
+        return out;
+    };
+    let arg_attrs = func.attr("arg_attrs").and_then(|a| a.as_array());
+    for (i, arg) in entry.arguments().into_iter().enumerate() {
+        let Some(t) = arg.tensor() else { continue };
+        let names: Vec<String> = arg_attrs
+            .as_ref()
+            .and_then(|a| a.get(i).copied())
+            .and_then(|d| d.dict_get("dit.dim_names"))
+            .and_then(|a| a.as_array())
+            .map(|a| a.iter().map(|n| n.as_str().unwrap_or_default()).collect())
+            .unwrap_or_default();
+        for (d, dim) in t.shape.iter().enumerate() {
+            if dim.is_none() {
+                let name = names.get(d).filter(|n| !n.is_empty()).cloned();
+                out.push((
+                    DimKey {
+                        index: out.len(),
+                        name,
+                    },
+                    arg,
+                    d,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Dims of a shape, `None` where dynamic and unbound.
+type Shape = Vec<Option<i64>>;
+
+/// Shapes with their dynamic dims bound: value key -> dims (`None`: still unbound).
+pub type BoundShapes = HashMap<usize, Shape>;
+
+/// Binds the dynamic dims of `func`'s values: arguments from the hints, then each op's results
+/// in program order: a concat along the dim sums its inputs; a reshape with one dynamic dim
+/// keeps the element count; otherwise a dynamic result dim takes the bound value of the same
+/// position in an operand of the same rank whose dim there is dynamic too (elementwise ops,
+/// norms, rope, linear, attention keep their dims in place).
+pub fn bind_dynamic_dims(func: Op, hints: &ShapeHints) -> BoundShapes {
+    let mut bound: BoundShapes = HashMap::new();
+    for (key, arg, d) in dynamic_argument_dims(func) {
+        let value = hints
+            .entries
+            .iter()
+            .rev()
+            .find(|(k, _)| key.matches(k))
+            .map(|(_, v)| *v);
+        if let (Some(v), Some(t)) = (value, arg.tensor()) {
+            bound.entry(arg.key()).or_insert(t.shape.clone())[d] = Some(v);
+        }
+    }
+    if bound.is_empty() {
+        return bound;
+    }
+    let shape_of = |bound: &BoundShapes, v: dit_dialect::ir::Val| {
+        bound
+            .get(&v.key())
+            .cloned()
+            .or_else(|| v.tensor().map(|t| t.shape))
+    };
+    func.walk(&mut |op| {
+        for r in op.results() {
+            let Some(t) = r.tensor() else { continue };
+            if t.shape.iter().all(|d| d.is_some()) {
+                continue;
+            }
+            // (declared shape, bound shape) of each tensor operand.
+            let operands: Vec<(Shape, Shape)> = op
+                .operands()
+                .into_iter()
+                .filter_map(|v| Some((v.tensor()?.shape, shape_of(&bound, v)?)))
+                .collect();
+            let mut shape = t.shape.clone();
+            let concat_dim = (op.is("dit.concat"))
+                .then(|| dit_dialect::ops::i64_attr(op, "dim"))
+                .flatten()
+                .map(|d| if d < 0 { d + t.rank() as i64 } else { d } as usize);
+            for j in 0..shape.len() {
+                if shape[j].is_some() {
+                    continue;
+                }
+                shape[j] = if concat_dim == Some(j) {
+                    operands
+                        .iter()
+                        .map(|(_, b)| b.get(j).copied().flatten())
+                        .sum::<Option<i64>>()
+                } else {
+                    operands
+                        .iter()
+                        .filter(|(declared, b)| {
+                            declared.len() == shape.len() && declared[j].is_none() && b[j].is_some()
+                        })
+                        .map(|(_, b)| b[j])
+                        .next()
+                        .flatten()
+                };
+            }
+            if op.is("dit.reshape") && t.shape.iter().filter(|d| d.is_none()).count() == 1 {
+                if let Some((_, input)) = operands.first() {
+                    let total: Option<i64> = input.iter().copied().product();
+                    let known: i64 = t.shape.iter().flatten().product();
+                    if let (Some(total), true) = (total, known > 0) {
+                        let j = t.shape.iter().position(|d| d.is_none()).unwrap_or(0);
+                        shape[j] = Some(total / known);
+                    }
+                }
+            }
+            if shape != t.shape {
+                bound.insert(r.key(), shape);
+            }
+        }
+    });
+    bound
+}
+
+/// Bytes of `v` with its dynamic dims bound where `bound` knows them.
+fn value_bytes(v: dit_dialect::ir::Val, bound: &BoundShapes) -> (u64, usize) {
+    let Some(mut t) = v.tensor() else {
+        return (0, 0);
+    };
+    if let Some(shape) = bound.get(&v.key()) {
+        t.shape = shape.clone();
+    }
+    let unbound = t.shape.iter().filter(|d| d.is_none()).count();
+    (tensor_bytes(&t), unbound)
+}
+
+/// Measures every function under `root` with dynamic dims counted as [`DYNAMIC_DIM`].
 pub fn measure(root: Op) -> GraphCost {
+    measure_with(root, &ShapeHints::default())
+}
+
+/// Measures every function under `root`, binding dynamic dims from `hints`.
+pub fn measure_with(root: Op, hints: &ShapeHints) -> GraphCost {
     let mut cost = GraphCost::default();
+    let mut bound: BoundShapes = HashMap::new();
+    if !hints.entries.is_empty() {
+        root.walk(&mut |op| {
+            if op.is("func.func") {
+                bound.extend(bind_dynamic_dims(op, hints));
+            }
+        });
+    }
+    let bytes_of = |v: dit_dialect::ir::Val, bound: &BoundShapes, cost: &mut GraphCost| {
+        let (bytes, unbound) = value_bytes(v, bound);
+        cost.unbound_dynamic_dims += unbound;
+        bytes
+    };
     root.walk(&mut |op| {
         if is_kernel(op) {
-            let bytes = kernel_bytes(op);
+            let mut bytes = 0u64;
+            for v in op.operands().into_iter().chain(op.results()) {
+                bytes = bytes.saturating_add(bytes_of(v, &bound, &mut cost));
+            }
             cost.kernels += 1;
             cost.ddr_bytes = cost.ddr_bytes.saturating_add(bytes);
             if cost.largest.as_ref().is_none_or(|l| bytes > l.bytes) {
@@ -159,19 +402,15 @@ pub fn measure(root: Op) -> GraphCost {
         if op.is("func.func") {
             for block in op.region_blocks(0).into_iter().take(1) {
                 for arg in block.arguments() {
-                    if let Some(t) = arg.tensor() {
-                        cost.lower_bound_bytes =
-                            cost.lower_bound_bytes.saturating_add(tensor_bytes(&t));
-                    }
+                    let bytes = bytes_of(arg, &bound, &mut cost);
+                    cost.lower_bound_bytes = cost.lower_bound_bytes.saturating_add(bytes);
                 }
             }
         }
         if op.is("func.return") {
             for v in op.operands() {
-                if let Some(t) = v.tensor() {
-                    cost.lower_bound_bytes =
-                        cost.lower_bound_bytes.saturating_add(tensor_bytes(&t));
-                }
+                let bytes = bytes_of(v, &bound, &mut cost);
+                cost.lower_bound_bytes = cost.lower_bound_bytes.saturating_add(bytes);
             }
         }
     });
@@ -179,7 +418,7 @@ pub fn measure(root: Op) -> GraphCost {
 }
 
 /// The cost of each `func.func` under `root`, by symbol name, in module order.
-pub fn measure_functions(root: Op) -> Vec<(String, GraphCost)> {
+pub fn measure_functions(root: Op, hints: &ShapeHints) -> Vec<(String, GraphCost)> {
     let mut funcs = Vec::new();
     root.walk(&mut |op| {
         if op.is("func.func") {
@@ -193,7 +432,7 @@ pub fn measure_functions(root: Op) -> Vec<(String, GraphCost)> {
                 f.attr("sym_name")
                     .and_then(|a| a.as_str())
                     .unwrap_or_default(),
-                measure(f),
+                measure_with(f, hints),
             )
         })
         .collect()

@@ -2,7 +2,9 @@
 //! producer/consumer counts, grow write-after-read chains (a value with several users ends a
 //! chain), check each group against the target's Unified Buffer, keep it only when it saves
 //! enough DDR traffic, and turn it into one `dit.fused` region (one generated vector kernel).
-//! Cube ops and the library kernels (matmul, attention, rms_norm, rope, ...) are never grouped.
+//! At aggressive level 2 a shared value may also stay in a group as an extra output, and
+//! sibling kernels that read the same tensors merge. Row-wise library vector kernels (norms,
+//! rope, concat) join chains; Cube ops (matmul, linear, attention, the fused matmuls) never do.
 
 use crate::{
     cost::{kernel_bytes, tensor_bytes},
@@ -16,11 +18,40 @@ use dit_dialect::{
 use melior::ir::TypeLike;
 use std::collections::HashMap;
 
-/// Whether a generated vector kernel computes `name`: the elementwise primitives of the op
-/// table and dit.cast. dit.fast_gelu, also elementwise, is a library kernel (FastGelu).
-pub fn is_vector_op(name: &str) -> bool {
-    (ops::BINARY.contains(&name) || ops::UNARY.contains(&name) || name == "dit.cast")
-        && name != "dit.fast_gelu"
+/// Library vector kernels a generated kernel computes as well: each works row by row along the
+/// last dim (norms, rope, halves products) or copies whole rows (concat), so it tiles like an
+/// elementwise op. Alone it stays a library call; in a chain it joins the group's kernel.
+pub const ROW_OPS: &[&str] = &[
+    "dit.fast_gelu",
+    "dit.rms_norm",
+    "dit.layer_norm",
+    "dit.ada_layer_norm",
+    "dit.rope",
+    "dit.concat",
+    "dit.muls_add",
+    "dit.silu_mul",
+    "dit.gelu_mul",
+];
+
+/// Row ops whose axis attribute must name the last dim for the op to work row by row.
+const LAST_DIM_OPS: &[&str] = &["dit.swiglu", "dit.softmax"];
+
+/// Whether a generated vector kernel computes `op`: the elementwise primitives of the op table,
+/// dit.cast, and the row ops.
+pub fn is_vector_op(op: Op) -> bool {
+    let name = op.name();
+    let name = name.as_str();
+    if ops::BINARY.contains(&name) || ops::UNARY.contains(&name) || name == "dit.cast" {
+        return true;
+    }
+    if ROW_OPS.contains(&name) {
+        return true;
+    }
+    LAST_DIM_OPS.contains(&name)
+        && op.operand(0).tensor().is_some_and(|t| {
+            let rank = t.rank() as i64;
+            ops::i64_attr(op, "dim").is_some_and(|d| d == rank - 1 || d == -1)
+        })
 }
 
 /// Alignment of one UB row (bytes).
@@ -114,14 +145,16 @@ impl AutoFuse {
     }
 
     fn is_candidate(&self, op: Op) -> bool {
-        let name = op.name();
-        is_vector_op(&name)
-            && !self.exclude.contains(&name)
+        is_vector_op(op)
+            && !self.exclude.contains(&op.name())
             && op.num_results() == 1
-            && op.operands().into_iter().chain(op.results()).all(|v| {
-                v.tensor()
-                    .is_some_and(|t| t.shape.iter().all(|d| d.is_some()))
-            })
+            // Tiles are rows of the last dim: it must be static; outer dims may be dynamic
+            // (the kernel's loop runs over them at run time).
+            && op
+                .operands()
+                .into_iter()
+                .chain(op.results())
+                .all(|v| v.tensor().is_some_and(|t| t.rank() == 0 || t.dim_from_back(0).is_some()))
     }
 
     fn blacklisted(&self, producer: Op, consumer: Op) -> bool {
@@ -149,6 +182,17 @@ struct GroupShape {
     total_bytes: u64,
 }
 
+impl GroupShape {
+    /// Saved DDR bytes / the members' DDR bytes without the fusion.
+    fn benefit(&self) -> f64 {
+        if self.total_bytes == 0 {
+            0.0
+        } else {
+            self.saved_bytes as f64 / self.total_bytes as f64
+        }
+    }
+}
+
 fn shape_of(members: &[Op]) -> GroupShape {
     let inside = |op: Option<Op>| op.is_some_and(|o| members.contains(&o));
     let mut inputs: Vec<Val> = Vec::new();
@@ -167,7 +211,13 @@ fn shape_of(members: &[Op]) -> GroupShape {
         let result = op.result(0);
         let t = result.tensor();
         ub_bytes += t.as_ref().map_or(0, tile_bytes);
-        if result.users().iter().any(|u| !members.contains(u)) || !result.has_uses() {
+        let users = result.users();
+        if users.iter().any(|u| !members.contains(u)) || users.is_empty() {
+            // An extra output (level 2): written once either way, but the in-group users
+            // no longer read it back.
+            if users.iter().any(|u| members.contains(u)) {
+                saved_bytes = saved_bytes.saturating_add(t.as_ref().map_or(0, tensor_bytes));
+            }
             outputs.push(result);
         } else {
             // Written and read back once through DDR without the fusion.
@@ -209,10 +259,15 @@ impl DitPass for AutoFuse {
                 if self.level == 2 {
                     self.recompute_branches(&block.ops(), context);
                 }
-                for group in self.groups(&block.ops()) {
-                    for part in split_for_ub(&group, budget) {
-                        self.fuse(part, &func_name, &mut kernel_index, budget, context);
-                    }
+                for (group, siblings) in self.partition(&block.ops(), budget, &context.report) {
+                    self.fuse(
+                        group,
+                        siblings,
+                        &func_name,
+                        &mut kernel_index,
+                        budget,
+                        context,
+                    );
                 }
             }
         }
@@ -278,14 +333,64 @@ impl AutoFuse {
         }
     }
 
-    /// Chains of candidates joined along single-use producer -> consumer edges, in block order.
-    fn groups(&self, ops: &[Op]) -> Vec<Vec<Op>> {
-        let index: HashMap<usize, usize> = ops
-            .iter()
-            .enumerate()
-            .map(|(i, o)| (o.0.ptr as usize, i))
+    /// The block's ops partitioned into kernels: write-after-read chains (a value with several
+    /// users joins its consumers only at level 2, as an extra output of the group), cut to fit
+    /// the UB, kept when they save enough DDR bytes, then (level 2) sibling kernels that read
+    /// the same tensors merged. Groups of one op are left as they are.
+    /// Each kernel comes with the number of sibling kernels merged into it (1: none).
+    fn partition(
+        &self,
+        ops: &[Op],
+        budget: u64,
+        report: &crate::report::FusionReport,
+    ) -> Vec<(Vec<Op>, usize)> {
+        let graph = BlockGraph::new(ops);
+        let candidates: Vec<usize> = (0..ops.len())
+            .filter(|i| self.is_candidate(ops[*i]))
             .collect();
-        let mut parent: Vec<usize> = (0..ops.len()).collect();
+        let mut groups = Vec::new();
+        for group in self.chains(&graph, &candidates, self.level == 2) {
+            if graph.placeable(&group) {
+                groups.push(group);
+            } else {
+                // An extra output would be read before the group's kernel runs: single-use
+                // edges only for these ops.
+                groups.extend(self.chains(&graph, &group, false));
+            }
+        }
+        let mut kept: Vec<Vec<usize>> = Vec::new();
+        for group in groups {
+            let members: Vec<Op> = group.iter().map(|i| ops[*i]).collect();
+            for part in split_for_ub(&members, budget) {
+                let indices: Vec<usize> = part.iter().filter_map(|o| graph.position(*o)).collect();
+                if indices.len() >= 2 && !self.saves_enough(&part, report) {
+                    kept.extend(indices.into_iter().map(|i| vec![i]));
+                } else {
+                    kept.push(indices);
+                }
+            }
+        }
+        kept.sort_by_key(|g| g[0]);
+        let clusters = if self.level == 2 {
+            merge_siblings(&graph, kept, budget)
+        } else {
+            kept.into_iter().map(|g| (g, 1)).collect()
+        };
+        clusters
+            .into_iter()
+            .filter(|(g, _)| g.len() >= 2)
+            .map(|(g, kernels)| (g.into_iter().map(|i| ops[i]).collect(), kernels))
+            .collect()
+    }
+
+    /// Union-find over producer -> consumer edges between `members` (block positions, in
+    /// order); `branches` lets a value with several users join its in-group consumers, as long
+    /// as the joined group stays placeable (its other users all come after it).
+    fn chains(&self, graph: &BlockGraph, members: &[usize], branches: bool) -> Vec<Vec<usize>> {
+        let slot: HashMap<usize, usize> =
+            members.iter().enumerate().map(|(k, i)| (*i, k)).collect();
+        let mut parent: Vec<usize> = (0..members.len()).collect();
+        let mut group_of: Vec<Vec<usize>> = members.iter().map(|i| vec![*i]).collect();
         fn find(parent: &mut [usize], i: usize) -> usize {
             let mut r = i;
             while parent[r] != r {
@@ -299,46 +404,74 @@ impl AutoFuse {
             }
             r
         }
-        let candidate: Vec<bool> = ops.iter().map(|o| self.is_candidate(*o)).collect();
-        for (c, op) in ops.iter().enumerate() {
-            if !candidate[c] {
-                continue;
-            }
+        for (c, &i) in members.iter().enumerate() {
+            let op = graph.ops[i];
             for v in op.operands() {
                 let Some(p) = v
                     .defining_op()
-                    .and_then(|p| index.get(&(p.0.ptr as usize)).copied())
+                    .and_then(|d| graph.position(d))
+                    .and_then(|p| slot.get(&p).copied())
                 else {
                     continue;
                 };
-                // A value with several users ends the chain (it goes through DDR anyway).
-                if candidate[p] && v.use_count() == 1 && !self.blacklisted(ops[p], *op) {
-                    let (a, b) = (find(&mut parent, p), find(&mut parent, c));
-                    parent[a] = b;
+                // Without `branches`, a value with several users ends the chain (seed 004).
+                if !(branches || v.use_count() == 1) || self.blacklisted(graph.ops[members[p]], op)
+                {
+                    continue;
                 }
+                let (a, b) = (find(&mut parent, p), find(&mut parent, c));
+                if a == b {
+                    continue;
+                }
+                let mut union = group_of[a].clone();
+                union.extend(&group_of[b]);
+                union.sort_unstable();
+                // Single-use edges between groups without extra outputs always place.
+                if branches && !graph.placeable(&union) {
+                    continue;
+                }
+                parent[a] = b;
+                group_of[b] = union;
+                group_of[a].clear();
             }
         }
-        let mut groups: HashMap<usize, Vec<Op>> = HashMap::new();
-        let mut order = Vec::new();
-        for (i, op) in ops.iter().enumerate() {
-            if candidate[i] {
-                let root = find(&mut parent, i);
-                if !groups.contains_key(&root) {
-                    order.push(root);
-                }
-                groups.entry(root).or_default().push(*op);
-            }
-        }
-        order
+        let mut roots: Vec<usize> = (0..members.len()).map(|k| find(&mut parent, k)).collect();
+        roots.dedup();
+        let mut seen = std::collections::HashSet::new();
+        roots
             .into_iter()
-            .filter_map(|r| groups.remove(&r))
-            .filter(|g| g.len() >= 2)
+            .filter(|r| seen.insert(*r))
+            .map(|r| std::mem::take(&mut group_of[r]))
+            .filter(|g| !g.is_empty())
             .collect()
+    }
+
+    /// Whether a group saves enough DDR bytes (seed 004's benefit test); reports when not.
+    fn saves_enough(&self, members: &[Op], report: &crate::report::FusionReport) -> bool {
+        let shape = shape_of(members);
+        let benefit = shape.benefit();
+        if benefit >= self.min_benefit {
+            return true;
+        }
+        if let Some(last) = members.last() {
+            report.skipped(
+                "dit-auto-fuse",
+                *last,
+                format!(
+                    "{} ops would save {:.0}% of their DDR bytes, below min-benefit {:.0}%",
+                    members.len(),
+                    benefit * 100.0,
+                    self.min_benefit * 100.0
+                ),
+            );
+        }
+        false
     }
 
     fn fuse(
         &self,
         members: Vec<Op>,
+        siblings: usize,
         func_name: &str,
         kernel_index: &mut usize,
         budget: u64,
@@ -352,31 +485,16 @@ impl AutoFuse {
             return;
         }
         let shape = shape_of(&members);
-        let benefit = if shape.total_bytes == 0 {
-            0.0
-        } else {
-            shape.saved_bytes as f64 / shape.total_bytes as f64
-        };
-        if benefit < self.min_benefit {
-            report.skipped(
-                "dit-auto-fuse",
-                last,
-                format!(
-                    "{} ops would save {:.0}% of their DDR bytes, below min-benefit {:.0}%",
-                    members.len(),
-                    benefit * 100.0,
-                    self.min_benefit * 100.0
-                ),
-            );
-            return;
-        }
+        let benefit = shape.benefit();
         if shape.ub_bytes > budget {
             report.skipped(
                 "dit-auto-fuse",
                 last,
                 format!(
-                    "one op alone needs {} B of UB, over {} B",
-                    shape.ub_bytes, budget
+                    "{} ops need {} B of UB, over {} B",
+                    members.len(),
+                    shape.ub_bytes,
+                    budget
                 ),
             );
             return;
@@ -405,8 +523,19 @@ impl AutoFuse {
         let Some(terminator) = create_op_before_end(body, &shape.outputs) else {
             return;
         };
-        for (i, v) in shape.outputs.iter().enumerate() {
-            v.replace_all_uses_except(fused.result(i), terminator);
+        // Only uses outside the region move to the fused results: members that read an extra
+        // output keep reading the value inside.
+        for (k, v) in shape.outputs.iter().enumerate() {
+            for user in v.users() {
+                if user == terminator || inside(user, fused) {
+                    continue;
+                }
+                for i in 0..user.num_operands() {
+                    if user.operand(i) == *v {
+                        user.set_operand(i, fused.result(k));
+                    }
+                }
+            }
         }
         let names: Vec<String> = members
             .iter()
@@ -416,14 +545,37 @@ impl AutoFuse {
             "dit-auto-fuse",
             fused,
             format!(
-                "{kernel}: {} ({} ops), UB {} B at the smallest tile, saves {:.0}% of their DDR bytes",
+                "{kernel}: {} ({} ops, {} output{}{}), UB {} B at the smallest tile, saves {:.0}% of their DDR bytes",
                 names.join(" -> "),
                 members.len(),
+                shape.outputs.len(),
+                if shape.outputs.len() == 1 { "" } else { "s" },
+                if siblings > 1 {
+                    format!(", {siblings} sibling kernels reading the same tensors in one launch")
+                } else {
+                    String::new()
+                },
                 shape.ub_bytes,
                 benefit * 100.0
             ),
         );
+        // Level 2 may have recomputed a producer per branch and then merged the branches into
+        // one kernel: inside it the copies are the same computation again. (After the report:
+        // CSE erases members.)
+        crate::dit_cse::eliminate_common_subexpressions(fused);
     }
+}
+
+/// Whether `op` is nested in `ancestor`.
+fn inside(op: Op, ancestor: Op) -> bool {
+    let mut current = op.parent();
+    while let Some(p) = current {
+        if p == ancestor {
+            return true;
+        }
+        current = p.parent();
+    }
+    false
 }
 
 /// Appends `dit.yield(values)` to `block` (which holds the group's ops) and returns it.
@@ -433,6 +585,131 @@ fn create_op_before_end(block: dit_dialect::ir::Block, values: &[Val]) -> Option
     let y = create_op_before(anchor, "dit.yield", values, &[], &[]);
     y.move_to_end_of(block);
     Some(y)
+}
+
+/// A block's ops with their positions, for placement questions.
+struct BlockGraph<'a> {
+    ops: &'a [Op],
+    index: HashMap<usize, usize>,
+}
+
+impl<'a> BlockGraph<'a> {
+    fn new(ops: &'a [Op]) -> Self {
+        let index = ops
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.0.ptr as usize, i))
+            .collect();
+        BlockGraph { ops, index }
+    }
+
+    /// The position of `op`, or of the op of this block that holds it in a region.
+    fn position(&self, op: Op) -> Option<usize> {
+        let mut current = Some(op);
+        while let Some(o) = current {
+            if let Some(i) = self.index.get(&(o.0.ptr as usize)) {
+                return Some(*i);
+            }
+            current = o.parent();
+        }
+        None
+    }
+
+    /// Whether a group (block positions) can become one op at its last member: every user
+    /// outside the group comes after that member. Block order is a topological order, so this
+    /// also rules out a path that leaves the group and comes back into it.
+    fn placeable(&self, group: &[usize]) -> bool {
+        let Some(&last) = group.iter().max() else {
+            return false;
+        };
+        group.iter().all(|&m| {
+            self.ops[m].results().into_iter().all(|r| {
+                r.users().into_iter().all(|u| match self.position(u) {
+                    Some(p) => group.contains(&p) || p > last,
+                    None => false,
+                })
+            })
+        })
+    }
+}
+
+/// The tensor a value is a view of: through reshapes, bitcasts, broadcasts, splits and slices.
+fn view_root(v: Val) -> Val {
+    let mut v = v;
+    for _ in 0..64 {
+        match v.defining_op() {
+            Some(d) if VIEW_LIKE.contains(&d.name().as_str()) => v = d.operand(0),
+            _ => break,
+        }
+    }
+    v
+}
+
+/// Ops whose results are (possibly strided) views of their first operand.
+const VIEW_LIKE: &[&str] = &[
+    "dit.reshape",
+    "dit.bitcast",
+    "dit.broadcast",
+    "dit.split",
+    "dit.slice",
+];
+
+/// Aggressive level 2: kernels that read the same tensor (slices of one projection's output,
+/// the same rotary table, one modulation vector) and do not depend on each other become one
+/// multi-output kernel, when it fits the UB. Each merge saves a launch; a tensor both read is
+/// read once. Groups are block positions sorted by their first member; so is the result.
+fn merge_siblings(
+    graph: &BlockGraph,
+    groups: Vec<Vec<usize>>,
+    budget: u64,
+) -> Vec<(Vec<usize>, usize)> {
+    let mut clusters: Vec<(Vec<usize>, usize)> = Vec::new();
+    let mut by_root: HashMap<usize, Vec<usize>> = HashMap::new();
+    for group in groups {
+        let members: Vec<Op> = group.iter().map(|i| graph.ops[*i]).collect();
+        let mut roots: Vec<usize> = Vec::new();
+        for v in shape_of(&members).inputs {
+            let root = view_root(v);
+            // Constants are tiny and everywhere; sharing one says nothing.
+            if root.defining_op().is_some_and(|d| d.is("arith.constant")) {
+                continue;
+            }
+            if !roots.contains(&root.key()) {
+                roots.push(root.key());
+            }
+        }
+        let mut target = None;
+        'search: for root in &roots {
+            for &c in by_root.get(root).into_iter().flatten() {
+                let mut union = clusters[c].0.clone();
+                union.extend(&group);
+                union.sort_unstable();
+                let ops: Vec<Op> = union.iter().map(|i| graph.ops[*i]).collect();
+                if graph.placeable(&union) && shape_of(&ops).ub_bytes <= budget {
+                    target = Some((c, union));
+                    break 'search;
+                }
+            }
+        }
+        let c = match target {
+            Some((c, union)) => {
+                clusters[c] = (union, clusters[c].1 + 1);
+                c
+            }
+            None => {
+                clusters.push((group, 1));
+                clusters.len() - 1
+            }
+        };
+        for root in roots {
+            let list = by_root.entry(root).or_default();
+            if !list.contains(&c) {
+                list.push(c);
+            }
+        }
+    }
+    clusters.sort_by_key(|(g, _)| g[0]);
+    clusters
 }
 
 /// Splits a group (in block order) into prefixes that fit the UB budget.

@@ -124,19 +124,25 @@ with its reason, goes to the fusion report.",
     },
     PassInfo {
         flag: "dit-auto-fuse",
-        summary: "Group chains of elementwise vector ops into dit.fused kernels (graph-autofusion)",
+        summary: "Group chains of vector ops into dit.fused kernels (graph-autofusion)",
         description: "Seed 004's four steps for the vector ops the patterns left: scan producer/consumer \
-counts; grow write-after-read chains along values with exactly one user (a value with several users \
-ends a chain); check each group against the target's Unified Buffer at the smallest legal tile \
-(one 32-byte aligned row of the last dim per live tensor, double buffered; a group that does not \
-fit is split in block order); keep a group only when the DDR bytes it saves (intermediates no \
-longer written and read back) are at least min-benefit of its DDR bytes. Each group becomes one \
-dit.fused region (captured values as operands, dit.yield of the values used outside, kernel name \
-fused_<function>_<n>). Only elementwise primitives with static shapes are grouped: Cube ops \
-(matmul, quant_matmul, grouped_matmul, attention) and library kernels (rms_norm, rope, swiglu, \
-...) never are. At aggressive level 2 (the default), a branch whose producer is a vector op reading no \
-more bytes than it writes, with only vector users, is recomputed for each user instead of ending \
-the chains; level 1 keeps branches and uses half the UB.",
+counts; grow write-after-read chains along values with exactly one user; check each group against \
+the target's Unified Buffer at the smallest legal tile (one 32-byte aligned row of the last dim per \
+live tensor, double buffered; a group that does not fit is split in block order); keep a group only \
+when the DDR bytes it saves (intermediates no longer written and read back) are at least \
+min-benefit of its DDR bytes. Each group becomes one dit.fused region (captured values as \
+operands, dit.yield of the values used outside, kernel name fused_<function>_<n>). Grouped: the \
+elementwise primitives, dit.cast, and the row-wise library vector kernels (fast_gelu, rms_norm, \
+layer_norm, ada_layer_norm, rope, concat, muls_add, silu_mul, gelu_mul; swiglu and softmax along \
+the last dim), whose last dim is static (outer dims may be dynamic); a row-wise kernel alone stays \
+a library call. Cube ops (matmul, linear, quant_matmul, grouped_matmul, attention and the fused \
+matmuls) never join a group. At aggressive level 2 (the default): a branch whose producer is a \
+vector op reading no more bytes than it writes, with only vector users, is recomputed for each \
+user; a value with several users may stay in a group as an extra output when all its other users \
+come after the group (it is written once either way; the in-group users no longer read it back); \
+and sibling kernels that read the same tensor (through views) and do not depend on each other \
+merge into one multi-output kernel when the union fits the UB (one launch instead of several). \
+Level 1 ends chains at branches, merges no siblings and uses half the UB.",
         options: crate::dit_auto_fuse::options,
         verify_after: true,
         create: |options| Ok(Box::new(crate::dit_auto_fuse::AutoFuse::from_options(options)?)),
@@ -270,6 +276,8 @@ pub static PIPELINES: &[NamedPipeline] = &[NamedPipeline {
         "dit-fuse-patterns",
         "dit-sink-transpose",
         "dit-canonicalize",
+        "dit-merge-horizontal",
+        "dit-sink-split",
         "dit-auto-fuse",
     ],
 }];

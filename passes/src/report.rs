@@ -99,6 +99,9 @@ pub struct ReportSummary {
     pub largest_kernel_after: Option<String>,
     /// What a dynamic dim counts as in the byte counts.
     pub dynamic_dim_counted_as: i64,
+    /// Uses of dynamic dims that no `--shape-hint` bound (each counted as
+    /// `dynamic_dim_counted_as`), after the fusions.
+    pub unbound_dynamic_dims: usize,
     /// Per function: kernels and DDR bytes before and after.
     pub functions: Vec<FunctionSummary>,
 }
@@ -153,6 +156,7 @@ impl ReportSummary {
                 )
             }),
             dynamic_dim_counted_as: DYNAMIC_DIM,
+            unbound_dynamic_dims: after.unbound_dynamic_dims,
             functions: Vec::new(),
         }
     }
@@ -183,13 +187,20 @@ impl ReportSummary {
             bound => b as f64 / bound as f64,
         };
         out.push_str(&format!(
-            "DDR bytes: {} before, {} after; lower bound {} ({:.2}x -> {:.2}x of it; dynamic dims counted as {})\n",
+            "DDR bytes: {} before, {} after; lower bound {} ({:.2}x -> {:.2}x of it; {})\n",
             human_bytes(self.ddr_bytes_before),
             human_bytes(self.ddr_bytes_after),
             human_bytes(self.lower_bound_bytes),
             ratio(self.ddr_bytes_before),
             ratio(self.ddr_bytes_after),
-            self.dynamic_dim_counted_as
+            if self.unbound_dynamic_dims == 0 {
+                "all dims static or bound by --shape-hint".to_string()
+            } else {
+                format!(
+                    "{} unbound dynamic dim uses counted as {}: bind them with --shape-hint",
+                    self.unbound_dynamic_dims, self.dynamic_dim_counted_as
+                )
+            }
         ));
         if self.functions.len() > 1 {
             for f in &self.functions {

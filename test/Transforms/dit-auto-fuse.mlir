@@ -29,7 +29,7 @@
 // BLACK-LABEL: func.func @straight_chain
 // BLACK: "dit.exp"
 // BLACK: "dit.fused"
-// REPORT: applied at {{.*}}: fused_straight_chain_0: exp -> mul -> cast (3 ops)
+// REPORT: applied at {{.*}}: fused_straight_chain_0: exp -> mul -> cast (3 ops, 1 output)
 func.func @straight_chain(%x: tensor<16x64xf32>, %y: tensor<16x64xf32>) -> tensor<16x64xbf16> {
   %e = "dit.exp"(%x) : (tensor<16x64xf32>) -> tensor<16x64xf32>
   %m = "dit.mul"(%e, %y) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
@@ -44,15 +44,15 @@ func.func @straight_chain(%x: tensor<16x64xf32>, %y: tensor<16x64xf32>) -> tenso
 // L1: %[[E:.*]] = "dit.exp"(%arg0)
 // L1: "dit.fused"(%[[E]]
 // L1: "dit.fused"(%[[E]]
-// Level 2 (the default): exp reads no more than it writes, so each branch recomputes it and
-// both chains start from x; the exp's DDR round trip and its kernel are gone.
+// Level 2 (the default): both branches end in one kernel with two outputs; exp is computed
+// once inside it (the per-branch copies of the recompute step are the same computation there).
 // CHECK-LABEL: func.func @branch_ends_chain
 // CHECK-NOT: "dit.exp"(%arg0) :
-// CHECK: "dit.fused"(%arg0)
-// CHECK: "dit.exp"
-// CHECK: "dit.fused"(%arg0)
-// CHECK: "dit.exp"
-// REPORT: recomputed dit.exp for each of its 2 users instead of a DDR round trip (level 2)
+// CHECK: %[[F:.*]]:2 = "dit.fused"(%arg0)
+// CHECK-COUNT-1: "dit.exp"
+// CHECK-NOT: "dit.exp"
+// CHECK: "dit.yield"
+// CHECK: return %[[F]]#0, %[[F]]#1
 func.func @branch_ends_chain(%x: tensor<16x64xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>) {
   %e = "dit.exp"(%x) : (tensor<16x64xf32>) -> tensor<16x64xf32>
   %a = "dit.neg"(%e) : (tensor<16x64xf32>) -> tensor<16x64xf32>
@@ -106,4 +106,79 @@ func.func @too_little_benefit(%big: tensor<64x256xf32>, %s: tensor<1x256xf32>) -
   %n = "dit.neg"(%s) : (tensor<1x256xf32>) -> tensor<1x256xf32>
   %m = "dit.add"(%big, %n) : (tensor<64x256xf32>, tensor<1x256xf32>) -> tensor<64x256xf32>
   return %m : tensor<64x256xf32>
+}
+
+// -----
+
+// Level 2 recomputes a cheap producer per branch when the branches cannot share a kernel: the
+// linear between them is a Cube op. Each kernel starts from x; exp's DDR round trip is gone.
+// CHECK-LABEL: func.func @recompute_across_cube
+// CHECK: %[[A:.*]] = "dit.fused"(%arg0)
+// CHECK: "dit.exp"
+// CHECK: "dit.neg"
+// CHECK: %[[L:.*]] = "dit.linear"(%[[A]]
+// CHECK: "dit.fused"(%arg0, %[[L]])
+// CHECK: "dit.exp"
+// CHECK: "dit.add"
+// L1-LABEL: func.func @recompute_across_cube
+// L1: %[[E:.*]] = "dit.exp"(%arg0)
+// REPORT: recomputed dit.exp for each of its 2 users instead of a DDR round trip (level 2)
+func.func @recompute_across_cube(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf32> {
+  %e = "dit.exp"(%x) : (tensor<16x64xf32>) -> tensor<16x64xf32>
+  %a = "dit.neg"(%e) : (tensor<16x64xf32>) -> tensor<16x64xf32>
+  %l = "dit.linear"(%a, %w) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<16x64xf32>
+  %b = "dit.add"(%e, %l) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %b : tensor<16x64xf32>
+}
+
+// -----
+
+// Level 2: a value that is needed later anyway (a residual) stays in the group as an extra
+// output, so the norm reading it joins the kernel and does not read it back. Level 1 ends the
+// chain at the branch.
+// CHECK-LABEL: func.func @extra_output
+// CHECK: %[[F:.*]]:2 = "dit.fused"
+// CHECK: "dit.mul"
+// CHECK: %[[R:.*]] = "dit.add"
+// CHECK: %[[N:.*]] = "dit.rms_norm"(%[[R]]
+// CHECK: "dit.yield"(%[[R]], %[[N]])
+// CHECK: "dit.linear"(%[[F]]#1
+// CHECK: "dit.add"(%[[F]]#0
+// L1-LABEL: func.func @extra_output
+// L1: %[[R:.*]] = "dit.fused"
+// L1: "dit.rms_norm"(%[[R]]
+// REPORT: fused_extra_output_0: mul -> add -> rms_norm (3 ops, 2 outputs)
+func.func @extra_output(%x: tensor<16x64xbf16>, %g: tensor<1x64xbf16>, %r: tensor<16x64xbf16>, %gamma: tensor<64xbf16>, %w: tensor<64x64xbf16>) -> tensor<16x64xbf16> {
+  %m = "dit.mul"(%x, %g) : (tensor<16x64xbf16>, tensor<1x64xbf16>) -> tensor<16x64xbf16>
+  %res = "dit.add"(%r, %m) : (tensor<16x64xbf16>, tensor<16x64xbf16>) -> tensor<16x64xbf16>
+  %n = "dit.rms_norm"(%res, %gamma) {epsilon = 1.0e-6 : f32} : (tensor<16x64xbf16>, tensor<64xbf16>) -> tensor<16x64xbf16>
+  %l = "dit.linear"(%n, %w) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x64xbf16>, tensor<64x64xbf16>) -> tensor<16x64xbf16>
+  %o = "dit.add"(%res, %l) : (tensor<16x64xbf16>, tensor<16x64xbf16>) -> tensor<16x64xbf16>
+  return %o : tensor<16x64xbf16>
+}
+
+// -----
+
+// Level 2: the q and k epilogues (norm, rope) read slices of the same projection output and
+// the same rotary tables, and neither depends on the other: one kernel, two outputs. Level 1
+// keeps one kernel per chain.
+// CHECK-LABEL: func.func @siblings
+// CHECK: %[[QK:.*]]:2 = "dit.split"
+// CHECK: %[[F:.*]]:2 = "dit.fused"
+// CHECK-COUNT-2: "dit.rope"
+// CHECK: "dit.attention"(%[[F]]#0, %[[F]]#1
+// L1-LABEL: func.func @siblings
+// L1-COUNT-2: "dit.fused"
+// REPORT: fused_siblings_0: rms_norm -> rope -> rms_norm -> rope (4 ops, 2 outputs, 2 sibling kernels reading the same tensors in one launch)
+func.func @siblings(%x: tensor<1x8x128xbf16>, %w: tensor<256x128xbf16>, %gq: tensor<64xbf16>, %cos: tensor<1x8x1x64xf32>, %sin: tensor<1x8x1x64xf32>, %gk: tensor<64xbf16>, %v: tensor<1x8x2x64xbf16>) -> tensor<1x8x2x64xbf16> {
+  %p = "dit.linear"(%x, %w) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1x8x128xbf16>, tensor<256x128xbf16>) -> tensor<1x8x256xbf16>
+  %q0, %k0 = "dit.split"(%p) {dim = 2 : i64, sizes = array<i64: 128, 128>} : (tensor<1x8x256xbf16>) -> (tensor<1x8x128xbf16>, tensor<1x8x128xbf16>)
+  %q1 = "dit.reshape"(%q0) : (tensor<1x8x128xbf16>) -> tensor<1x8x2x64xbf16>
+  %k1 = "dit.reshape"(%k0) : (tensor<1x8x128xbf16>) -> tensor<1x8x2x64xbf16>
+  %qn = "dit.rms_norm"(%q1, %gq) {epsilon = 1.0e-6 : f32} : (tensor<1x8x2x64xbf16>, tensor<64xbf16>) -> tensor<1x8x2x64xbf16>
+  %qr = "dit.rope"(%qn, %cos, %sin) {mode = "half"} : (tensor<1x8x2x64xbf16>, tensor<1x8x1x64xf32>, tensor<1x8x1x64xf32>) -> tensor<1x8x2x64xbf16>
+  %kn = "dit.rms_norm"(%k1, %gk) {epsilon = 1.0e-6 : f32} : (tensor<1x8x2x64xbf16>, tensor<64xbf16>) -> tensor<1x8x2x64xbf16>
+  %kr = "dit.rope"(%kn, %cos, %sin) {mode = "half"} : (tensor<1x8x2x64xbf16>, tensor<1x8x1x64xf32>, tensor<1x8x1x64xf32>) -> tensor<1x8x2x64xbf16>
+  %o = "dit.attention"(%qr, %kr, %v) {scale = 0.125 : f32, layout = "BSND", operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<1x8x2x64xbf16>, tensor<1x8x2x64xbf16>, tensor<1x8x2x64xbf16>) -> tensor<1x8x2x64xbf16>
+  return %o : tensor<1x8x2x64xbf16>
 }

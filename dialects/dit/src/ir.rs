@@ -151,6 +151,30 @@ impl Attr {
         }
     }
 
+    /// The elements of an array attribute.
+    pub fn as_array(self) -> Option<Vec<Attr>> {
+        // SAFETY: as above.
+        unsafe {
+            mlirAttributeIsAArray(self.0).then(|| {
+                (0..mlirArrayAttrGetNumElements(self.0))
+                    .map(|i| Attr(mlirArrayAttrGetElement(self.0, i)))
+                    .collect()
+            })
+        }
+    }
+
+    /// The entry `name` of a dictionary attribute.
+    pub fn dict_get(self, name: &str) -> Option<Attr> {
+        // SAFETY: as above; the name outlives the call.
+        unsafe {
+            if !mlirAttributeIsADictionary(self.0) {
+                return None;
+            }
+            let a = mlirDictionaryAttrGetElementByName(self.0, string_ref(name));
+            (!a.ptr.is_null()).then_some(Attr(a))
+        }
+    }
+
     /// An identity key: attributes are uniqued, so equal attributes have equal keys.
     pub fn key(self) -> usize {
         self.0.ptr as usize

@@ -31,6 +31,8 @@ pub struct Options {
     pub no_fuse: Option<String>,
     /// `--fusion-config=FILE.toml`.
     pub fusion_config: Option<String>,
+    /// `--shape-hint=NAME_OR_INDEX=VALUE`, repeatable.
+    pub shape_hints: Vec<String>,
 }
 
 /// The clap command. Pass flags come from the registry.
@@ -114,6 +116,13 @@ pub fn command() -> Command {
                 .help("Write the result as a Graphviz graph, each dit.fused kernel a cluster"),
         )
         .arg(
+            Arg::new("shape-hint")
+                .long("shape-hint")
+                .value_name("NAME_OR_INDEX=VALUE")
+                .action(ArgAction::Append)
+                .help("Bind a dynamic dim for the cost model and report: by its dit.dim_names name or its index among the dynamic argument dims (repeatable; unbound dims count as 1)"),
+        )
+        .arg(
             Arg::new("no-fuse")
                 .long("no-fuse")
                 .value_name("LIST")
@@ -193,6 +202,10 @@ pub fn options(m: &ArgMatches) -> Options {
         fuse: m.get_one::<String>("fuse").cloned(),
         no_fuse: m.get_one::<String>("no-fuse").cloned(),
         fusion_config: m.get_one::<String>("fusion-config").cloned(),
+        shape_hints: m
+            .get_many::<String>("shape-hint")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
     }
 }
 

@@ -8,8 +8,8 @@ use dit_dialect::{
     verifier, Target,
 };
 use dit_passes::{
-    cost::measure_functions, measure, FusionReport, PassContext, PipelineOptions, PipelineStep,
-    ReportSummary,
+    cost::{measure_functions, measure_with, ShapeHints},
+    FusionReport, PassContext, PipelineOptions, PipelineStep, ReportSummary,
 };
 use melior::{
     ir::{operation::OperationLike, Module},
@@ -23,6 +23,8 @@ pub struct Session<'a> {
     pub steps: Vec<PipelineStep>,
     pub target: &'static Target,
     pub switches: dit_passes::fusion::FusionSwitches,
+    /// `--shape-hint`s, parsed.
+    pub shape_hints: ShapeHints,
     pub options: &'a Options,
 }
 
@@ -84,8 +86,19 @@ impl Session<'_> {
         if !verifier::verify_and_report(root) {
             return failed;
         }
-        let cost_before = measure(root);
-        let functions_before = measure_functions(root);
+        let unmatched = self.shape_hints.unmatched(root);
+        if !unmatched.is_empty() {
+            dit_dialect::diagnostics::emit_error(
+                module.as_operation().location(),
+                &format!(
+                    "--shape-hint {} matches no dynamic dim of a function argument (name from dit.dim_names, or index among the dynamic argument dims)",
+                    unmatched.join(", ")
+                ),
+            );
+            return failed;
+        }
+        let cost_before = measure_with(root, &self.shape_hints);
+        let functions_before = measure_functions(root, &self.shape_hints);
         let report = FusionReport::default();
         let pipeline = PipelineOptions {
             context: PassContext {
@@ -116,9 +129,16 @@ impl Session<'_> {
                 }
                 None => self.sink.buffer().display_name,
             };
-            let summary =
-                ReportSummary::new(&report.events(), &cost_before, &measure(root), &locate)
-                    .with_functions(&functions_before, &measure_functions(root));
+            let summary = ReportSummary::new(
+                &report.events(),
+                &cost_before,
+                &measure_with(root, &self.shape_hints),
+                &locate,
+            )
+            .with_functions(
+                &functions_before,
+                &measure_functions(root, &self.shape_hints),
+            );
             let text = if format == "json" {
                 summary.json()
             } else {

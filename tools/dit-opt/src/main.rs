@@ -139,6 +139,12 @@ fn run(options: &cli::Options) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(format!("<dit-opt>: error: {e}")),
     };
+    let mut shape_hints = dit_passes::cost::ShapeHints::default();
+    for hint in &options.shape_hints {
+        if let Err(e) = shape_hints.add(hint) {
+            return fail(format!("<command line>: error: --shape-hint: {e}"));
+        }
+    }
     if options.show_dialects {
         emit_stdout("Available Dialects: arith, builtin, dit, func, irdl, pdl, pdl_interp\n");
         return ExitCode::SUCCESS;
@@ -172,6 +178,7 @@ fn run(options: &cli::Options) -> ExitCode {
         steps,
         target,
         switches,
+        shape_hints,
         options,
     };
     let (output, ok) = session.run(&display_name, &text);
