@@ -16,7 +16,7 @@ config.excludes = ["Inputs", "corpus", "lit.cfg.py"]
 
 llvm_bin = os.environ.get("DIT_LLVM_BIN", "/usr/lib/llvm-22/bin")
 dit_bin = os.environ.get("DIT_BIN_DIR", os.path.join(repo_root, "target", "debug"))
-for tool in ("dit-opt",):
+for tool in ("dit-opt", "dit-run"):
     if not os.path.exists(os.path.join(dit_bin, tool)):
         lit_config.fatal(f"{tool} not found in {dit_bin}: build first or set DIT_BIN_DIR")
 for tool in ("FileCheck", "not"):

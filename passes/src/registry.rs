@@ -231,6 +231,27 @@ the fusion report.",
         create: |_| Ok(Box::new(crate::dit_sink_split::SinkSplit)),
     },
     PassInfo {
+        flag: "dit-lower-to-aclnn",
+        summary: "Lower every dit op to runtime calls through the kernel table (aclnn symbols, generated kernels)",
+        description: "Each function `@f(tensors) -> tensors` becomes `@f(%ctx, %inputs, %outputs) -> i32` \
+in func + arith + llvm dialect form: `inputs`/`outputs` point to arrays of `dit_tensor_desc` \
+(lowering/runtime/include/dit_runtime.h; caller-owned memory), the result is the runtime status \
+(0: ok). Tensors become runtime handles with explicit lifetimes: wrapped, allocated or made from \
+constants at their definition, released right after their last use. Views launch nothing: \
+reshape/bitcast re-describe the bytes, broadcast/split/slice are strided views, and a transpose \
+whose users are all library kernels is a permuted-stride view (aclnn takes strided tensors). Every \
+other dit op becomes `dit_rt_launch(ctx, op, kernel, attrs_json, inputs, n, outputs, m)` with \
+`kernel` the aclnn symbol(s) of the kernel table (lowering/runtime/src/kernels.rs) and one input \
+slot per operand slot (null for an absent optional operand); dit.fused passes its kernel name and \
+its region as a JSON body program. Needs static shapes and single-block functions; anything else \
+is a located error. `dit-opt --emit=llvm|asm|obj|header` continues with upstream MLIR \
+(convert-arith-to-llvm, convert-func-to-llvm, reconcile-unrealized-casts), \
+mlirTranslateModuleToLLVMIR and LLVM (inkwell).",
+        options: no_options,
+        verify_after: false,
+        create: |_| Ok(Box::new(crate::dit_lower_to_aclnn::LowerToAclnn)),
+    },
+    PassInfo {
         flag: "dit-merge-horizontal",
         summary: "Merge projections of the same input (Q/K/V, gate/up) into one linear and a dit.split",
         description: "Horizontal fusion (issue 5 item 3, seed 004's QKV / FFN fusion). dit.linear ops \

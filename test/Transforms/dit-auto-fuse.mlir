@@ -7,6 +7,10 @@
 // RUN: dit-opt %s --split-input-file --dit-auto-fuse --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not dit-opt %s --pass-pipeline='builtin.module(dit-auto-fuse{aggressive-level=3})' 2>&1 | FileCheck %s --check-prefix=BADLEVEL
 // RUN: dit-opt %s --split-input-file --pass-pipeline='builtin.module(dit-auto-fuse{aggressive-level=1})' | FileCheck %s --check-prefix=L1
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-auto-fuse)' > /dev/null
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-auto-fuse{aggressive-level=1})' > /dev/null
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-auto-fuse)' --target=%S/Inputs/tiny-ub.toml > /dev/null
 
 // BADLEVEL: aggressive-level must be 0, 1 or 2, got '3'
 

@@ -15,6 +15,8 @@
 //
 // Illegal dtypes / ranks are refused by the verifier before the limit pass too.
 // RUN: dit-opt %S/Inputs/fold-transpose-quant-matmul-invalid.mlir --split-input-file --verify-diagnostics --dit-fold-transpose-quant-matmul-limit
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-fold-transpose-quant-matmul,dit-fold-transpose-quant-matmul-limit)' --max-elements=200000 > /dev/null
 
 // CSV quant_bmm_v3_limit_inner_gt65535 (x2 70000 x 128, read as the transpose's source): the
 // quant_matmul's x2 is [K, N] = [128, 70000], outer 128, inner 70000 > 65535: folds on A2/A3.

@@ -12,6 +12,8 @@
 // RUN: dit-opt %s --fuse-all --fusion-report=text -o %t 2>&1 | FileCheck %s --check-prefix=ALL
 // RUN: dit-opt %S/Inputs/fold-transpose-quant-matmul-report-s8s4.mlir --dit-fold-transpose-quant-matmul --fusion-report=text --target=%S/Inputs/ascend910b-s8s4.toml -o %t 2>&1 | FileCheck %s --check-prefix=S4
 // RUN: dit-opt %S/Inputs/fold-transpose-quant-matmul-report-s8s4.mlir --dit-fold-transpose-quant-matmul --fusion-report=text -o %t 2>&1 | FileCheck %s --check-prefix=NOS4
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --max-elements=200000 > /dev/null
 
 // A2: dit-fold-transpose-quant-matmul: matched 3, applied 2, skipped 1
 // A5: dit-fold-transpose-quant-matmul: matched 3, applied 3, skipped 0

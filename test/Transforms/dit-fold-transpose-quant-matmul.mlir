@@ -20,6 +20,13 @@
 // RUN: dit-opt %S/Inputs/fold-transpose-quant-matmul-invalid.mlir --split-input-file --verify-diagnostics --dit-fold-transpose-quant-matmul
 // RUN: dit-opt %S/Inputs/fold-transpose-quant-matmul-invalid.mlir --split-input-file --verify-diagnostics --dit-fold-transpose-quant-matmul --target=ascend950
 // RUN: not dit-opt %S/Inputs/fold-transpose-quant-matmul-invalid.mlir --split-input-file --dit-fold-transpose-quant-matmul 2>&1 | FileCheck %s --check-prefix=INVALID
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// Not run: functions with a tensor over 200000 elements (the 65535 limit cases: the identity
+// is the same as in the small cases); the FRACTAL_NZ case (the kernel table has no NZ entry, so
+// it does not lower); the MX cases whose e8m0 scales come in CANN's 3-D [.., .., 2] layouts
+// (the reference models per-group scales [N, G] / [G, N] only and refuses the rest).
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-fold-transpose-quant-matmul,dit-fold-transpose-quant-matmul-limit)' --max-elements=200000 --exclude=cann_quant_bmm_v3_x2_nz_format,cann_quant_bmm_v3_mx_reshape_dim0_eq_1,cann_quant_bmm_v3_with_reshape_mx_scale_3d,cann_quant_bmm_v3_with_reshape_transpose_mx,mx_pertoken_reshape_x1,mx_reshape_no_unit_dim,mx_reshape_not_a_swap,mx_shape_reshape_not_e8m0 > /dev/null
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-fold-transpose-quant-matmul,dit-fold-transpose-quant-matmul-limit)' --max-elements=200000 --target=ascend950 --exclude=cann_quant_bmm_v3_x2_nz_format,cann_quant_bmm_v3_mx_reshape_dim0_eq_1,cann_quant_bmm_v3_with_reshape_mx_scale_3d,cann_quant_bmm_v3_with_reshape_transpose_mx,mx_pertoken_reshape_x1,mx_reshape_no_unit_dim,mx_reshape_not_a_swap,mx_shape_reshape_not_e8m0 > /dev/null
 // INVALID: error: {{.*}}x1 element type f32 is not one of
 // INVALID-NOT: "dit.quant_matmul"{{.*}}transpose_x1 = true
 

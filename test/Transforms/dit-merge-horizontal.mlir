@@ -7,6 +7,8 @@
 // RUN: dit-opt %s --split-input-file --dit-merge-horizontal --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: dit-opt %dit_root/examples/flux_double_block.mlir --dit-merge-horizontal | dit-opt | FileCheck %s --check-prefix=FLUX
 // RUN: not dit-opt %s --split-input-file --pass-pipeline='builtin.module(dit-merge-horizontal{max-group=1})' 2>&1 | FileCheck %s --check-prefix=BADMAX
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-merge-horizontal)' > /dev/null
 
 // BADMAX: error: pass 'dit-merge-horizontal': option 'max-group' must be an integer >= 2, got '1'
 

@@ -2,6 +2,9 @@
 // RUN: dit-opt %s --split-input-file --dit-sink-split --dit-fuse-patterns | dit-opt --split-input-file | FileCheck %s --check-prefix=FUSE
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns | FileCheck %s --check-prefix=NOSINK
 // RUN: dit-opt %s --split-input-file --dit-sink-split --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-sink-split)' --skip-dynamic > /dev/null
+// RUN: dit-run %s --split-input-file --compare-unfused --skip-dynamic > /dev/null
 
 // Two slices covering the halves of the last dim (negative dim, negative start, end past the
 // size) become one split [8, 8].

@@ -1,6 +1,8 @@
 // RUN: dit-opt %s --split-input-file --dit-sink-transpose | FileCheck %s
 // RUN: dit-opt %s --split-input-file --dit-sink-transpose --dit-canonicalize | FileCheck %s --check-prefix=CANON
 // RUN: dit-opt %s --split-input-file --dit-sink-transpose | dit-opt --split-input-file > /dev/null
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-canonicalize,dit-sink-transpose)' > /dev/null
 
 // A DiT attention: Q/K/V transposed to BNSD, q and k normalised, text and image joined, RoPE,
 // attention, transposed back. Everything moves to BSND: no transpose is left.

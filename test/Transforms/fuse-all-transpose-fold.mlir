@@ -3,6 +3,9 @@
 // RUN: dit-opt %s --split-input-file --fuse-all | dit-opt --split-input-file | FileCheck %s --check-prefixes=CHECK,A2
 // RUN: dit-opt %s --split-input-file --fuse-all --target=ascend910_93 | dit-opt --split-input-file | FileCheck %s --check-prefixes=CHECK,A2
 // RUN: dit-opt %s --split-input-file --fuse-all --target=ascend950 | dit-opt --split-input-file | FileCheck %s --check-prefixes=CHECK,A5
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --max-elements=200000 > /dev/null
+// RUN: dit-run %s --split-input-file --compare-unfused --max-elements=200000 --target=ascend950 > /dev/null
 
 // Small dims: the normal rule folds both sides.
 // CHECK-LABEL: func.func @fuse_all_small

@@ -4,8 +4,8 @@ use crate::{ir::Op, IRDL_SOURCE};
 use melior::{dialect::DialectRegistry, ir::Module, Context};
 use mlir_sys::{
     mlirDialectHandleInsertDialect, mlirGetDialectHandle__arith__, mlirGetDialectHandle__func__,
-    mlirGetDialectHandle__irdl__, mlirGetDialectHandle__pdl__, mlirGetDialectHandle__pdl_interp__,
-    mlirLoadIRDLDialects,
+    mlirGetDialectHandle__irdl__, mlirGetDialectHandle__llvm__, mlirGetDialectHandle__pdl__,
+    mlirGetDialectHandle__pdl_interp__, mlirLoadIRDLDialects,
 };
 
 /// Failures while setting up the dialect itself (not user input errors).
@@ -19,7 +19,7 @@ pub enum DialectError {
     IrdlLoad,
 }
 
-/// Creates a context that knows `builtin`, `func`, `arith`, `pdl`, `pdl_interp` and `dit`.
+/// Creates a context that knows `builtin`, `func`, `arith`, `llvm`, `pdl`, `pdl_interp` and `dit`.
 ///
 /// Threading is off: every pass runs on the whole module, and a thread pool only costs
 /// start-up time for the graph sizes dit handles.
@@ -31,6 +31,8 @@ pub fn new_context() -> Result<Context, DialectError> {
             mlirGetDialectHandle__func__(),
             mlirGetDialectHandle__arith__(),
             mlirGetDialectHandle__irdl__(),
+            // The lowering (dit-lower-to-aclnn) emits llvm dialect globals and pointers.
+            mlirGetDialectHandle__llvm__(),
             // PDL patterns are parsed into the same context and run by its interpreter.
             mlirGetDialectHandle__pdl__(),
             mlirGetDialectHandle__pdl_interp__(),

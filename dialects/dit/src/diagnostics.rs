@@ -280,3 +280,22 @@ pub fn emit_error(location: Location, message: &str) {
     // SAFETY: the location belongs to a live context; MLIR copies the message.
     unsafe { mlirEmitError(location.to_raw(), text.as_ptr()) }
 }
+
+/// Splits `text` at lines that are exactly `// -----` (mlir-opt's `--split-input-file`): each
+/// chunk with the number of file lines before it, so diagnostics map back to the file.
+pub fn split_input(text: &str) -> Vec<(&str, u32)> {
+    let mut chunks = Vec::new();
+    let (mut start, mut start_line, mut line) = (0usize, 0u32, 0u32);
+    let mut pos = 0usize;
+    for raw in text.split_inclusive('\n') {
+        if raw.trim_end() == "// -----" {
+            chunks.push((&text[start..pos], start_line));
+            start = pos + raw.len();
+            start_line = line + 1;
+        }
+        pos += raw.len();
+        line += 1;
+    }
+    chunks.push((&text[start..], start_line));
+    chunks
+}

@@ -163,6 +163,31 @@ impl Attr {
         }
     }
 
+    /// The stored bytes of a dense elements attribute and whether it is a splat (then the
+    /// bytes are one element). `element_bytes` is the element's storage width; MLIR keeps
+    /// 8/16/32/64-bit elements unpacked, one after the other.
+    pub fn dense_bytes(self, element_bytes: usize) -> Option<(Vec<u8>, bool)> {
+        // SAFETY: predicates and getters on a live attribute; the raw data is owned by the
+        // context and holds one element (splat) or all of them.
+        unsafe {
+            if !mlirAttributeIsADenseElements(self.0) {
+                return None;
+            }
+            let splat = mlirDenseElementsAttrIsSplat(self.0);
+            let count = if splat {
+                1
+            } else {
+                usize::try_from(mlirElementsAttrGetNumElements(self.0)).ok()?
+            };
+            let data = mlirDenseElementsAttrGetRawData(self.0) as *const u8;
+            if data.is_null() {
+                return None;
+            }
+            let len = count.checked_mul(element_bytes)?;
+            Some((std::slice::from_raw_parts(data, len).to_vec(), splat))
+        }
+    }
+
     /// The entry `name` of a dictionary attribute.
     pub fn dict_get(self, name: &str) -> Option<Attr> {
         // SAFETY: as above; the name outlives the call.

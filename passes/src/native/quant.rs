@@ -187,6 +187,23 @@ fn gmm_swiglu_variant(
     true
 }
 
+/// Rewrite: `GmmGroupListType(g) -> Attr`: the grouped_matmul's group list kind, carried onto
+/// the fused op so that its kernel call and the reference read the list the same way.
+fn gmm_group_list_type(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
+    let Some(g) = args.op_at(0) else {
+        return false;
+    };
+    let kind = str_attr(g, "group_list_type").unwrap_or_else(|| "cumsum".to_string());
+    // SAFETY: the result list is the interpreter's.
+    unsafe { mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), &kind).0) };
+    true
+}
+
 /// Constraint: `ReportUnquantizedGmm(g, s, pattern)`: records and never holds.
 fn report_unquantized_gmm(args: Args, state: &NativeState) -> bool {
     let (g, s) = (args.op_at(0), args.op_at(1));
@@ -216,4 +233,7 @@ pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
 ];
 
 /// The rewrites of this topic, by the names PDLL declares.
-pub const REWRITES: &[(&str, RewriteFn)] = &[("GmmSwigluVariant", gmm_swiglu_variant)];
+pub const REWRITES: &[(&str, RewriteFn)] = &[
+    ("GmmSwigluVariant", gmm_swiglu_variant),
+    ("GmmGroupListType", gmm_group_list_type),
+];

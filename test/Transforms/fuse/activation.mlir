@@ -1,5 +1,7 @@
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=swiglu,gelu_mul | FileCheck %s
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=swiglu,gelu_mul --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused > /dev/null
 
 // ----- enable_swiglu: silu(first half) · second half == swiglu(x){dim = -1} -----
 

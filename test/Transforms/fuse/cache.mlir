@@ -2,6 +2,8 @@
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=norm_rope_cache --target=ascend950 | dit-opt --split-input-file > /dev/null
 // RUN: dit-opt %s --split-input-file --fuse-all --target=ascend950 | FileCheck %s --check-prefix=DEFAULT
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=norm_rope_cache --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=A2
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --fuse=norm_rope_cache --target=ascend950 > /dev/null
 
 // ----- enable_norm_rope_cache (off by default): the MLA kv path into KvRmsNormRopeCache -----
 

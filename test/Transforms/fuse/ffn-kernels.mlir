@@ -6,6 +6,9 @@
 // RUN: dit-opt %s --fuse-all --target=ascend950 --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=A5
 // RUN: dit-opt %s --fuse-all --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=A2
 // RUN: dit-opt %s --fuse-all --target=ascend950 | dit-opt > /dev/null
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused > /dev/null
+// RUN: dit-run %s --split-input-file --compare-unfused --target=ascend950 > /dev/null
 
 // A5: kernels: 3 before, 2 after
 // A2: skipped at {{.*}}: target ascend910b has no FusedMatmul

@@ -2,6 +2,8 @@
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns | dit-opt --split-input-file | FileCheck %s --check-prefix=CHAIN
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --no-fuse=gelu_erf | FileCheck %s --check-prefix=OFF
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=gelu_erf --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused > /dev/null
 
 // ----- enable_gelu_erf, tanh form: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) == gelu(x, "tanh") -----
 // With --fuse=gelu_erf alone the result is dit.gelu {approximate = "tanh"}; with the default

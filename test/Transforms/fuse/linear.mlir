@@ -3,6 +3,9 @@
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns | dit-opt --split-input-file | FileCheck %s --check-prefix=A2
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: dit-opt %s --split-input-file --fuse-all --target=ascend950 | dit-opt --split-input-file | FileCheck %s --check-prefix=ALL
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused > /dev/null
+// RUN: dit-run %s --split-input-file --compare-unfused --target=ascend950 > /dev/null
 
 // ----- enable_linear_activation (P1): dit.linear + activation == dit.fused_matmul (Ascend 950) -----
 // FusedMatmul is 2-D with x2 as [K, N]: the weight [N, K] is transposed (a weight layout

@@ -1,6 +1,8 @@
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=swiglu,gelu_mul | dit-opt --split-input-file | FileCheck %s
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns | dit-opt --split-input-file | FileCheck %s
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=swiglu,gelu_mul --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused > /dev/null
 
 // ----- two projections of one input: act(linear(x, Wg)) · linear(x, Wu) -----
 // merged into linear(x, concat(Wg, Wu) {dim = 0}) (gate rows first) and dit.swiglu /

@@ -1,5 +1,7 @@
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=rms_norm,adalayernorm | FileCheck %s
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=rms_norm,adalayernorm --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --input-range=0.1,1 > /dev/null
 
 // ----- enable_rms_norm: x·rsqrt(mean(x², -1) + ε)·γ == rms_norm(x, γ){ε} -----
 

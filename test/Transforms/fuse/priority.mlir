@@ -3,6 +3,9 @@
 // RUN: dit-opt %s --split-input-file --fuse-all | FileCheck %s --check-prefix=A2
 // RUN: dit-opt %s --split-input-file --fuse-all --target=ascend950 | FileCheck %s --check-prefix=A5
 // RUN: dit-opt %s --split-input-file --fuse-all --no-fuse=quant_mm_gelu | FileCheck %s --check-prefix=NOQ
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --target=ascend950 > /dev/null
+// RUN: dit-run %s --split-input-file --compare-unfused --target=ascend950 --no-fuse=quant_mm_gelu > /dev/null
 
 // A GELU(tanh) after a quantized matmul: FusedQuantMatmul on A2; on 950, which lacks it, the
 // GELU is only raised to FastGelu (FusedMatmul takes float linears, not quant_matmul).

@@ -1,6 +1,9 @@
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns | FileCheck %s
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --target=ascend950 | FileCheck %s --check-prefix=A5
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused > /dev/null
+// RUN: dit-run %s --split-input-file --compare-unfused --target=ascend950 > /dev/null
 
 // ----- enable_quant_mm_gelu (P0): quant_matmul (per-token scale) + GELU == quant_matmul_gelu -----
 

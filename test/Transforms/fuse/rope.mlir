@@ -1,6 +1,8 @@
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=rope | FileCheck %s
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=rope | dit-opt --split-input-file > /dev/null
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=rope --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// Numerical check (issue 6): the unfused and transformed graphs on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused > /dev/null
 
 // ----- enable_rope: x·cos + rotate(x)·sin == rope(x, cos, sin){mode} -----
 

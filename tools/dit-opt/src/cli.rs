@@ -33,6 +33,8 @@ pub struct Options {
     pub fusion_config: Option<String>,
     /// `--shape-hint=NAME_OR_INDEX=VALUE`, repeatable.
     pub shape_hints: Vec<String>,
+    /// `--emit=mlir|llvm|asm|obj|header`.
+    pub emit: String,
 }
 
 /// The clap command. Pass flags come from the registry.
@@ -114,6 +116,14 @@ pub fn command() -> Command {
                 .long("emit-fusion-dot")
                 .value_name("FILE")
                 .help("Write the result as a Graphviz graph, each dit.fused kernel a cluster"),
+        )
+        .arg(
+            Arg::new("emit")
+                .long("emit")
+                .value_name("KIND")
+                .value_parser(["mlir", "llvm", "asm", "obj", "header"])
+                .default_value("mlir")
+                .help("What to write: MLIR (default), or (after lowering with --dit-lower-to-aclnn, added when missing) LLVM IR, assembly, an object file, or the entry points' C header"),
         )
         .arg(
             Arg::new("shape-hint")
@@ -202,6 +212,10 @@ pub fn options(m: &ArgMatches) -> Options {
         fuse: m.get_one::<String>("fuse").cloned(),
         no_fuse: m.get_one::<String>("no-fuse").cloned(),
         fusion_config: m.get_one::<String>("fusion-config").cloned(),
+        emit: m
+            .get_one::<String>("emit")
+            .cloned()
+            .unwrap_or_else(|| "mlir".into()),
         shape_hints: m
             .get_many::<String>("shape-hint")
             .map(|v| v.cloned().collect())

@@ -30,13 +30,13 @@ pub struct Session<'a> {
 
 /// What one chunk gave: printed IR (if it succeeded) and whether it succeeded.
 struct ChunkResult {
-    output: Option<String>,
+    output: Option<Vec<u8>>,
     ok: bool,
 }
 
 impl Session<'_> {
-    /// Processes the whole input; returns (output text, success).
-    pub fn run(&self, display_name: &str, text: &str) -> (String, bool) {
+    /// Processes the whole input; returns (output bytes, success).
+    pub fn run(&self, display_name: &str, text: &str) -> (Vec<u8>, bool) {
         let chunks = if self.options.split_input_file {
             input::split(text)
         } else {
@@ -67,7 +67,7 @@ impl Session<'_> {
                 outputs.push(out);
             }
         }
-        (outputs.join("// -----\n"), ok)
+        (outputs.join(&b"// -----\n"[..]), ok)
     }
 
     fn run_chunk(&self, text: &str) -> ChunkResult {
@@ -155,6 +155,15 @@ impl Session<'_> {
                 return failed;
             }
         }
+        if self.options.emit != "mlir" {
+            return match self.emit_lowered(&mut module, &pipeline) {
+                Some(bytes) => ChunkResult {
+                    output: Some(bytes),
+                    ok: true,
+                },
+                None => failed,
+            };
+        }
         let print = PrintOptions {
             debug_info: self.options.print_debuginfo,
             generic: self.options.print_generic,
@@ -164,8 +173,42 @@ impl Session<'_> {
             text.push('\n');
         }
         ChunkResult {
-            output: Some(text),
+            output: Some(text.into_bytes()),
             ok: true,
+        }
+    }
+
+    /// `--emit=llvm|asm|obj|header`: lowers the module when the pipeline did not, then hands
+    /// it to the code generator.
+    fn emit_lowered(&self, module: &mut Module, pipeline: &PipelineOptions) -> Option<Vec<u8>> {
+        let root = Op(module.as_operation().to_raw());
+        let mut has_dit = false;
+        root.walk(&mut |op| has_dit |= op.name().starts_with("dit."));
+        if has_dit {
+            let lower = PipelineStep {
+                info: dit_passes::lookup("dit-lower-to-aclnn")?,
+                options: Vec::new(),
+            };
+            dit_passes::run_pipeline(module, &[lower], pipeline).ok()?;
+        }
+        let root = Op(module.as_operation().to_raw());
+        let result = match self.options.emit.as_str() {
+            "header" => {
+                Ok(dit_codegen::c_header(root, &self.sink.buffer().display_name).into_bytes())
+            }
+            "llvm" => dit_codegen::emit(root, dit_codegen::EmitKind::Llvm),
+            "asm" => dit_codegen::emit(root, dit_codegen::EmitKind::Asm),
+            _ => dit_codegen::emit(root, dit_codegen::EmitKind::Obj),
+        };
+        match result {
+            Ok(bytes) => Some(bytes),
+            Err(e) => {
+                dit_dialect::diagnostics::emit_error(
+                    module.as_operation().location(),
+                    &format!("--emit={}: {e}", self.options.emit),
+                );
+                None
+            }
         }
     }
 

@@ -179,26 +179,10 @@ pub struct Chunk<'a> {
 
 /// Splits at lines that are exactly `// -----` (as mlir-opt does).
 pub fn split(text: &str) -> Vec<Chunk<'_>> {
-    let mut chunks = Vec::new();
-    let (mut start, mut start_line, mut line) = (0usize, 0u32, 0u32);
-    let mut pos = 0usize;
-    for raw in text.split_inclusive('\n') {
-        if raw.trim_end() == "// -----" {
-            chunks.push(Chunk {
-                text: &text[start..pos],
-                line_offset: start_line,
-            });
-            start = pos + raw.len();
-            start_line = line + 1;
-        }
-        pos += raw.len();
-        line += 1;
-    }
-    chunks.push(Chunk {
-        text: &text[start..],
-        line_offset: start_line,
-    });
-    chunks
+    dit_dialect::diagnostics::split_input(text)
+        .into_iter()
+        .map(|(text, line_offset)| Chunk { text, line_offset })
+        .collect()
 }
 
 #[cfg(test)]

@@ -139,6 +139,12 @@ fn run(options: &cli::Options) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(format!("<dit-opt>: error: {e}")),
     };
+    if options.emit != "mlir" && options.split_input_file {
+        return fail(format!(
+            "<command line>: error: --emit={} writes one module: it cannot be combined with --split-input-file",
+            options.emit
+        ));
+    }
     let mut shape_hints = dit_passes::cost::ShapeHints::default();
     for hint in &options.shape_hints {
         if let Err(e) = shape_hints.add(hint) {
@@ -186,10 +192,10 @@ fn run(options: &cli::Options) -> ExitCode {
     // when everything succeeded.
     let written = match &options.output {
         Some(path) if path != "-" => match ok {
-            true => std::fs::write(path, output.as_bytes()),
+            true => std::fs::write(path, &output),
             false => Ok(()),
         },
-        _ => std::io::stdout().write_all(output.as_bytes()),
+        _ => std::io::stdout().write_all(&output),
     };
     match written {
         Ok(()) if ok => ExitCode::SUCCESS,

@@ -1,0 +1,413 @@
+//! dit.attention: softmax(q·kᵀ·scale, masked)·v per batch and head.
+//!
+//! Layouts: "BNSD" `[B, N, S, D]` (default), "BSND" `[B, S, N, D]`, and "BSH" `[B, S, N·D]`.
+//! BSH does not say how many heads the hidden size holds, so the reference needs an i64
+//! attribute `num_heads` (q's head count) there; DIALECT.md has no such attribute yet, so a BSH
+//! op without it is refused. k and v may have fewer heads than q (grouped-query attention): q
+//! head h reads kv head h / (Nq / Nk). v's head dimension may differ from q's and k's.
+//!
+//! The mask follows aclnnFusedInferAttentionScore: a non-zero element means "do not attend"
+//! (whatever the element type, i1 included). Its last two dimensions are [query, key] (each may
+//! be 1); a 3-d mask is `[B, Sq, Skv]`, a 4-d one `[B, N, Sq, Skv]`, and every leading
+//! dimension is either full or 1. A query row whose keys are all masked yields zeros (the
+//! kernels do not produce NaN there).
+
+use super::{tensor_from, Ctx, Res};
+use crate::{Tensor, TensorType};
+
+/// The dimensions of one attention operand in a layout.
+struct Heads {
+    batch: usize,
+    seq: usize,
+    heads: usize,
+    dim: usize,
+}
+
+/// Reads `[B, N, S, D]` / `[B, S, N, D]` / `[B, S, H]` (with the head count for BSH).
+fn heads(ctx: &Ctx<'_>, t: &Tensor, layout: &str, n: Option<usize>, what: &str) -> Res<Heads> {
+    let s = &t.shape;
+    let rank = if layout == "BSH" { 3 } else { 4 };
+    if s.len() != rank {
+        return Err(ctx.err(format!(
+            "{what} must have rank {rank} in layout {layout}, got shape {s:?}"
+        )));
+    }
+    Ok(match layout {
+        "BNSD" => Heads {
+            batch: s[0],
+            heads: s[1],
+            seq: s[2],
+            dim: s[3],
+        },
+        "BSND" => Heads {
+            batch: s[0],
+            seq: s[1],
+            heads: s[2],
+            dim: s[3],
+        },
+        _ => {
+            let n = n.unwrap_or(0);
+            if n == 0 || !s[2].is_multiple_of(n) {
+                return Err(ctx.err(format!(
+                    "{what}'s hidden size {} is not a multiple of its head count {n}",
+                    s[2]
+                )));
+            }
+            Heads {
+                batch: s[0],
+                seq: s[1],
+                heads: n,
+                dim: s[2] / n,
+            }
+        }
+    })
+}
+
+/// Flat index of element (b, n, s, d) of a tensor in `layout` with dims `h`.
+fn at(layout: &str, h: &Heads, b: usize, n: usize, s: usize, d: usize) -> usize {
+    match layout {
+        "BNSD" => ((b * h.heads + n) * h.seq + s) * h.dim + d,
+        // BSH is BSND with N and D fused: the same memory order.
+        _ => ((b * h.seq + s) * h.heads + n) * h.dim + d,
+    }
+}
+
+/// dit.attention (q, k, v, mask?; scale, layout, and num_heads for BSH).
+pub(crate) fn attention(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
+    ctx.slots(4)?;
+    let (q, k, v) = (ctx.input(0, "q")?, ctx.input(1, "k")?, ctx.input(2, "v")?);
+    let mask = ctx.optional(3);
+    let out = ctx.result()?;
+    let scale = ctx.attr_f64("scale")?;
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(ctx.err(format!("scale must be positive, got {scale}")));
+    }
+    let layout = ctx.attr_enum("layout", &["BNSD", "BSND", "BSH"], Some("BNSD"))?;
+    for (t, what) in [(q, "q"), (k, "k"), (v, "v")] {
+        ctx.float(t, what)?;
+        if t.dtype != q.dtype {
+            return Err(ctx.err("q, k and v element types differ"));
+        }
+    }
+    let (qh, kh, vh) = if layout == "BSH" {
+        let nq = ctx.attr_i64("num_heads").map_err(|_| {
+            ctx.err("layout BSH needs an i64 attribute 'num_heads' (q's head count) to split the hidden size")
+        })?;
+        let nq = usize::try_from(nq).map_err(|_| ctx.err("num_heads must be positive"))?;
+        let qh = heads(ctx, q, &layout, Some(nq), "q")?;
+        // k's head count follows from q's head dimension.
+        let nk = if qh.dim > 0 {
+            k.shape.get(2).map_or(0, |h| h / qh.dim)
+        } else {
+            0
+        };
+        let kh = heads(ctx, k, &layout, Some(nk), "k")?;
+        let vh = heads(ctx, v, &layout, Some(nk), "v")?;
+        (qh, kh, vh)
+    } else {
+        (
+            heads(ctx, q, &layout, None, "q")?,
+            heads(ctx, k, &layout, None, "k")?,
+            heads(ctx, v, &layout, None, "v")?,
+        )
+    };
+    if qh.batch != kh.batch || kh.batch != vh.batch {
+        return Err(ctx.err("q, k and v batch sizes differ"));
+    }
+    if kh.seq != vh.seq {
+        return Err(ctx.err("k and v sequence lengths differ"));
+    }
+    if kh.heads != vh.heads {
+        return Err(ctx.err("k and v head counts differ"));
+    }
+    if kh.heads == 0 || qh.heads % kh.heads != 0 {
+        return Err(ctx.err(format!(
+            "k's head count {} does not divide q's head count {}",
+            kh.heads, qh.heads
+        )));
+    }
+    if qh.dim != kh.dim {
+        return Err(ctx.err(format!(
+            "q and k head dimensions differ: {} vs {}",
+            qh.dim, kh.dim
+        )));
+    }
+    let mut shape = q.shape.clone();
+    if let Some(last) = shape.last_mut() {
+        *last = if layout == "BSH" {
+            qh.heads * vh.dim
+        } else {
+            vh.dim
+        };
+    }
+    ctx.result_is(out, &TensorType::new(q.dtype, shape), "result")?;
+    let oh = Heads {
+        batch: qh.batch,
+        seq: qh.seq,
+        heads: qh.heads,
+        dim: vh.dim,
+    };
+
+    // The mask as a [B|1, N|1, Sq|1, Skv|1] array.
+    let mask_dims = match mask {
+        None => None,
+        Some(m) => {
+            let dims: [usize; 4] = match m.shape.as_slice() {
+                [s, t] => [1, 1, *s, *t],
+                [b, s, t] => [*b, 1, *s, *t],
+                [b, n, s, t] => [*b, *n, *s, *t],
+                _ => {
+                    return Err(ctx.err(format!(
+                        "mask must be [Sq, Skv], [B, Sq, Skv] or [B, N, Sq, Skv], got {:?}",
+                        m.shape
+                    )))
+                }
+            };
+            let full = [qh.batch, qh.heads, qh.seq, kh.seq];
+            if dims.iter().zip(full).any(|(&d, f)| d != 1 && d != f) {
+                return Err(ctx.err(format!(
+                    "mask {:?} does not broadcast to [batch {}, heads {}, query length {}, key length {}]",
+                    m.shape, full[0], full[1], full[2], full[3]
+                )));
+            }
+            Some((m, dims))
+        }
+    };
+    let masked = |b: usize, n: usize, i: usize, j: usize| -> bool {
+        let Some((m, d)) = &mask_dims else {
+            return false;
+        };
+        let pick = |x: usize, size: usize| if size == 1 { 0 } else { x };
+        let idx =
+            ((pick(b, d[0]) * d[1] + pick(n, d[1])) * d[2] + pick(i, d[2])) * d[3] + pick(j, d[3]);
+        m.get(idx) != 0.0
+    };
+
+    let (qv, kv, vv) = (q.to_f64(), k.to_f64(), v.to_f64());
+    let group = qh.heads / kh.heads;
+    let mut y = vec![0f64; out.numel()];
+    let mut scores = vec![0f64; kh.seq];
+    for b in 0..qh.batch {
+        for n in 0..qh.heads {
+            let kvn = n / group;
+            for i in 0..qh.seq {
+                let mut max = f64::NEG_INFINITY;
+                for (j, s) in scores.iter_mut().enumerate() {
+                    *s = if masked(b, n, i, j) {
+                        f64::NEG_INFINITY
+                    } else {
+                        let dot: f64 = (0..qh.dim)
+                            .map(|d| {
+                                qv[at(&layout, &qh, b, n, i, d)]
+                                    * kv[at(&layout, &kh, b, kvn, j, d)]
+                            })
+                            .sum();
+                        dot * scale
+                    };
+                    max = max.max(*s);
+                }
+                if max == f64::NEG_INFINITY {
+                    // Every key masked (or no keys): the output row stays zero.
+                    continue;
+                }
+                let total: f64 = scores.iter().map(|s| (s - max).exp()).sum();
+                for d in 0..vh.dim {
+                    let acc: f64 = scores
+                        .iter()
+                        .enumerate()
+                        .map(|(j, s)| (s - max).exp() * vv[at(&layout, &vh, b, kvn, j, d)])
+                        .sum();
+                    y[at(&layout, &oh, b, n, i, d)] = acc / total;
+                }
+            }
+        }
+    }
+    Ok(vec![tensor_from(ctx, out, &y)?])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::execute;
+    use super::super::test_util::*;
+    use crate::{AttrValue, Attrs, DType, Tensor};
+
+    fn a(scale: f64, layout: &str) -> Attrs {
+        attrs(&[("scale", AttrValue::Float(scale)), ("layout", s(layout))])
+    }
+
+    /// Straightforward attention for one head: q [Sq, D], k [Skv, D], v [Skv, Dv].
+    fn manual(
+        q: &[Vec<f64>],
+        k: &[Vec<f64>],
+        v: &[Vec<f64>],
+        scale: f64,
+        mask: &dyn Fn(usize, usize) -> bool,
+    ) -> Vec<Vec<f64>> {
+        q.iter()
+            .enumerate()
+            .map(|(i, qi)| {
+                let w: Vec<f64> = k
+                    .iter()
+                    .enumerate()
+                    .map(|(j, kj)| {
+                        if mask(i, j) {
+                            0.0
+                        } else {
+                            (qi.iter().zip(kj).map(|(a, b)| a * b).sum::<f64>() * scale).exp()
+                        }
+                    })
+                    .collect();
+                let total: f64 = w.iter().sum();
+                (0..v[0].len())
+                    .map(|d| {
+                        if total == 0.0 {
+                            0.0
+                        } else {
+                            w.iter().zip(v).map(|(wj, vj)| wj * vj[d]).sum::<f64>() / total
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn rows(v: &[f64], d: usize) -> Vec<Vec<f64>> {
+        v.chunks(d).map(<[f64]>::to_vec).collect()
+    }
+
+    #[test]
+    fn single_head_matches_manual() {
+        let qv = [0.1, 0.2, -0.3, 0.4, 0.5, -0.6];
+        let kv = [0.3, -0.1, 0.2, 0.2, 0.0, 0.5, -0.4, 0.1, 0.3];
+        let vv = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let q = t(DType::F32, &[1, 1, 2, 3], &qv);
+        let k = t(DType::F32, &[1, 1, 3, 3], &kv);
+        let v = t(DType::F32, &[1, 1, 3, 2], &vv);
+        let r = execute(
+            "dit.attention",
+            &a(0.5, "BNSD"),
+            &[Some(&q), Some(&k), Some(&v), None],
+            &[ty(DType::F32, &[1, 1, 2, 2])],
+        )
+        .unwrap();
+        let expected = manual(&rows(&qv, 3), &rows(&kv, 3), &rows(&vv, 2), 0.5, &|_, _| {
+            false
+        });
+        close(&r[0].to_f64(), &expected.concat(), 1e-6);
+        // Causal i1 mask: key j > query i is masked (non-zero = do not attend).
+        let m = ti(DType::I1, &[2, 3], &[0, 1, 1, 0, 0, 1]);
+        let r = execute(
+            "dit.attention",
+            &a(0.5, "BNSD"),
+            &[Some(&q), Some(&k), Some(&v), Some(&m)],
+            &[ty(DType::F32, &[1, 1, 2, 2])],
+        )
+        .unwrap();
+        let expected = manual(&rows(&qv, 3), &rows(&kv, 3), &rows(&vv, 2), 0.5, &|i, j| {
+            j > i
+        });
+        close(&r[0].to_f64(), &expected.concat(), 1e-6);
+        assert_eq!(r[0].get(0), 1.0); // the first query sees only the first key
+                                      // A fully masked row gives zeros.
+        let all = ti(DType::I8, &[1, 3], &[1, 1, 1]);
+        let r = execute(
+            "dit.attention",
+            &a(0.5, "BNSD"),
+            &[Some(&q), Some(&k), Some(&v), Some(&all)],
+            &[ty(DType::F32, &[1, 1, 2, 2])],
+        )
+        .unwrap();
+        assert_eq!(r[0].to_f64(), vec![0.0; 4]);
+    }
+
+    #[test]
+    fn gqa_and_layouts_agree() {
+        // B=1, Nq=4, Nk=2, S=2, D=2 in BNSD; the same data in BSND and BSH.
+        let qv: Vec<f64> = (0..16).map(|i| f64::from(i) * 0.1 - 0.7).collect();
+        let kv: Vec<f64> = (0..8).map(|i| f64::from(i) * -0.2 + 0.5).collect();
+        let vv: Vec<f64> = (0..8).map(f64::from).collect();
+        let q = t(DType::F32, &[1, 4, 2, 2], &qv);
+        let k = t(DType::F32, &[1, 2, 2, 2], &kv);
+        let v = t(DType::F32, &[1, 2, 2, 2], &vv);
+        let bnsd = execute(
+            "dit.attention",
+            &a(0.7, "BNSD"),
+            &[Some(&q), Some(&k), Some(&v), None],
+            &[ty(DType::F32, &[1, 4, 2, 2])],
+        )
+        .unwrap();
+        // Head 3 uses kv head 1.
+        let head = |x: &[f64], n: usize| rows(&x[n * 4..n * 4 + 4], 2);
+        let expected3 = manual(&head(&qv, 3), &head(&kv, 1), &head(&vv, 1), 0.7, &|_, _| {
+            false
+        });
+        close(&bnsd[0].to_f64()[12..16], &expected3.concat(), 1e-6);
+        let expected0 = manual(&head(&qv, 0), &head(&kv, 0), &head(&vv, 0), 0.7, &|_, _| {
+            false
+        });
+        close(&bnsd[0].to_f64()[0..4], &expected0.concat(), 1e-6);
+
+        // BNSD → BSND by swapping N and S.
+        let to_bsnd = |x: &Tensor, n: usize| {
+            let vals = x.to_f64();
+            let mut out = vec![0.0; vals.len()];
+            for h in 0..n {
+                for s in 0..2 {
+                    for d in 0..2 {
+                        out[(s * n + h) * 2 + d] = vals[(h * 2 + s) * 2 + d];
+                    }
+                }
+            }
+            out
+        };
+        let qs = t(DType::F32, &[1, 2, 4, 2], &to_bsnd(&q, 4));
+        let ks = t(DType::F32, &[1, 2, 2, 2], &to_bsnd(&k, 2));
+        let vs = t(DType::F32, &[1, 2, 2, 2], &to_bsnd(&v, 2));
+        let bsnd = execute(
+            "dit.attention",
+            &a(0.7, "BSND"),
+            &[Some(&qs), Some(&ks), Some(&vs), None],
+            &[ty(DType::F32, &[1, 2, 4, 2])],
+        )
+        .unwrap();
+        close(&bsnd[0].to_f64(), &to_bsnd(&bnsd[0], 4), 1e-12);
+        // BSH: the same bytes as [1, 2, 8] with num_heads = 4.
+        let qh = t(DType::F32, &[1, 2, 8], &qs.to_f64());
+        let kh = t(DType::F32, &[1, 2, 4], &ks.to_f64());
+        let vh = t(DType::F32, &[1, 2, 4], &vs.to_f64());
+        let mut bsh_attrs = a(0.7, "BSH");
+        bsh_attrs.insert("num_heads".into(), AttrValue::Int(4));
+        let bsh = execute(
+            "dit.attention",
+            &bsh_attrs,
+            &[Some(&qh), Some(&kh), Some(&vh), None],
+            &[ty(DType::F32, &[1, 2, 8])],
+        )
+        .unwrap();
+        close(&bsh[0].to_f64(), &bsnd[0].to_f64(), 1e-12);
+        let msg = run_err(
+            "dit.attention",
+            &a(0.7, "BSH"),
+            &[Some(&qh), Some(&kh), Some(&vh), None],
+            &[ty(DType::F32, &[1, 2, 8])],
+        );
+        assert!(msg.contains("num_heads"), "{msg}");
+        // Three kv heads do not divide four q heads.
+        let k3 = Tensor::zeros(ty(DType::F32, &[1, 3, 2, 2]));
+        let msg = run_err(
+            "dit.attention",
+            &a(0.7, "BNSD"),
+            &[Some(&q), Some(&k3), Some(&k3), None],
+            &[ty(DType::F32, &[1, 4, 2, 2])],
+        );
+        assert!(msg.contains("does not divide"), "{msg}");
+        let bad_mask = ti(DType::I1, &[3, 2], &[0; 6]);
+        let msg = run_err(
+            "dit.attention",
+            &a(0.7, "BNSD"),
+            &[Some(&q), Some(&k), Some(&v), Some(&bad_mask)],
+            &[ty(DType::F32, &[1, 4, 2, 2])],
+        );
+        assert!(msg.contains("mask"), "{msg}");
+    }
+}

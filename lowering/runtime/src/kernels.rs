@@ -1,0 +1,1828 @@
+//! The kernel table: the one place that says which aclnn operator runs each dit op, and the C
+//! signature of its two-phase call as data (argument kinds in order, where each argument comes
+//! from, and how a dit attribute is encoded for it).
+//!
+//! Every aclnn operator is called in two phases (CANN's "两段式接口"):
+//!
+//! ```c
+//! aclnnStatus aclnnXxxGetWorkspaceSize(<args in the order of `Call::args`>,
+//!                                      uint64_t *workspaceSize, aclOpExecutor **executor);
+//! aclnnStatus aclnnXxx(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+//!                      aclrtStream stream);
+//! ```
+//!
+//! `Call::args` lists only the arguments before `workspaceSize`; the last two, and the whole
+//! second phase, are the same for every operator. No operator here has a fixed workspace: each
+//! call asks phase one, and the backend allocates device memory only when the answer is > 0
+//! (what the CANN samples do). So "needs a workspace" is a run-time answer, never table data.
+//!
+//! Where the prototypes come from (checked argument by argument; each entry names its file):
+//! - `[8.1.RC1] aclnn_x.h`: the CANN 8.1.RC1 toolkit headers,
+//!   `opp/built-in/op_impl/ai_core/tbe/op_api/include/aclnnop/aclnn_x.h`, as mirrored in the
+//!   public repository github.com/leideng/CANN-8.1.RC1 (`Ascend/ascend-toolkit/8.1.RC1/...`).
+//! - `[ops-nn] path`, `[ops-math] path`, `[ops-transformer] path`: CANN's open operator
+//!   repositories, gitcode.com/cann/ops-nn (GitHub mirror hicann/ops-nn, 2026-08),
+//!   gitcode.com/cann/ops-math (hicann/ops-math), gitcode.com/cann/ops-transformer (mirrors
+//!   hicann/ops-transformer, 2025-11, and repo-mirror-test/ops-transformer, 2025-12). These are
+//!   for operators newer than 8.1.RC1; where the repository also ships the op_api header the
+//!   entry names both and they agree.
+//! - `[hiascend] url`: Huawei's CANN API reference pages (aolapi).
+//!
+//! The runtime API (aclInit, aclrtMalloc, aclCreateTensor, ...) is declared in `cann::ffi`
+//! from `acl/acl.h`, `acl/acl_rt.h`, `acl/acl_base.h` and `aclnn/acl_meta.h` of the same
+//! 8.1.RC1 toolkit.
+
+use crate::attrs::{AttrValue, Attrs};
+
+/// A transformation applied to how a contiguous tensor is described to aclnn (dims, strides):
+/// no data moves; aclnn reads a strided view of the same device memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// The tensor as it is: row-major contiguous strides.
+    Plain,
+    /// The last two dims swapped (with their strides): a transposed matrix without a copy.
+    TransposeLast2,
+    /// `TransposeLast2` when the named bool attribute is true (dit.matmul's transpose_a/_b).
+    TransposeLast2If(&'static str),
+    /// All leading dims merged, `[d0, .., dn-2, dn-1]` → `[d0·…·dn-2, dn-1]`, for 2-D-only kernels.
+    Flatten2d,
+}
+
+/// Where an `aclTensorList` argument gets its tensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum List {
+    /// Every operand from this (variadic, last) slot on: dit.concat's `xs…`.
+    Inputs(usize),
+    /// One operand wrapped in a one-element list (grouped matmul's single-tensor mode).
+    Input(usize),
+    /// Like `Input`, but an empty optional slot passes `nullptr` instead of a list.
+    OptionalInput(usize),
+    /// Every result, in order: dit.split.
+    Outputs,
+    /// One result wrapped in a one-element list.
+    Output(usize),
+}
+
+/// The C kind of an argument, as aclnn sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `const aclTensor *` / `aclTensor *`.
+    Tensor,
+    /// `const aclTensorList *`.
+    TensorList,
+    /// `const aclScalar *`.
+    Scalar,
+    /// `const aclIntArray *`.
+    IntArray,
+    /// `int64_t`.
+    Int64,
+    /// `int8_t` (cubeMathType).
+    Int8,
+    /// `bool`.
+    Bool,
+    /// `double`.
+    Double,
+    /// `aclDataType` (a C enum, passed as an int).
+    DataType,
+    /// `const char *` / `char *`.
+    Str,
+}
+
+/// A number taken from a constant or a float attribute.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// A fixed value.
+    Const(f64),
+    /// A required float attribute (an integer attribute is accepted and widened).
+    Attr(&'static str),
+}
+
+/// An `int64_t` argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Int {
+    /// A fixed value.
+    Const(i64),
+    /// A required integer attribute.
+    Attr(&'static str),
+    /// An integer attribute with a default.
+    AttrOr(&'static str, i64),
+    /// A string attribute mapped to an integer code (`default` when the attribute is absent).
+    Enum {
+        /// Attribute name.
+        attr: &'static str,
+        /// Value used when the attribute is absent (`None`: it is required).
+        default: Option<&'static str>,
+        /// String → code.
+        codes: &'static [(&'static str, i64)],
+    },
+    /// The number of heads of an operand, read from its shape by the layout attribute
+    /// (`BNSD` → dim 1, `BSND` → dim 2); other layouts do not carry it in the shape.
+    Heads {
+        /// Operand slot.
+        slot: usize,
+        /// Layout attribute name.
+        layout_attr: &'static str,
+        /// Layout when the attribute is absent.
+        default_layout: &'static str,
+    },
+}
+
+/// An `aclIntArray` argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ints {
+    /// A required `array<i64>` attribute.
+    Attr(&'static str),
+    /// The shape of a result (aclnnExpand's target size).
+    ResultShape(usize),
+    /// `[last dim]` of an operand (aclnnLayerNorm's normalizedShape: dit normalises the last dim).
+    LastDim(usize),
+}
+
+/// A `bool` argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flag {
+    /// A fixed value.
+    Const(bool),
+    /// A required bool attribute.
+    Attr(&'static str),
+}
+
+/// A `char *` argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Text {
+    /// A fixed string.
+    Const(&'static str),
+    /// A required string attribute, passed unchanged (its values are the aclnn spellings).
+    Attr(&'static str),
+    /// A string attribute with a default.
+    AttrOr(&'static str, &'static str),
+}
+
+/// One argument of a phase-one call, in prototype order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Arg {
+    /// A required operand slot, as a tensor described through `View`.
+    Input(usize, View),
+    /// An optional operand slot: `nullptr` when the slot is empty.
+    OptionalInput(usize, View),
+    /// A result, described through `View`.
+    Output(usize, View),
+    /// An in-place ("Ref") tensor: the operand of `slot` is copied in, and the same device
+    /// memory is read back as result `result`.
+    InOut {
+        /// Operand slot copied in.
+        slot: usize,
+        /// Result read back.
+        result: usize,
+    },
+    /// A temporary device tensor (index into `KernelSpec::temps`): an output the dit op does
+    /// not return, or an intermediate passed between the calls of a sequence.
+    Temp(usize),
+    /// An `aclTensorList`.
+    TensorList(List),
+    /// An optional argument dit never fills: `nullptr` of that kind.
+    Null(Kind),
+    /// An `aclScalar` holding this value; its aclDataType follows result 0: ACL_INT64 for an
+    /// integer result, ACL_FLOAT otherwise (aclnn promotes a scalar to the tensors' type).
+    Scalar(Num),
+    /// An `aclIntArray`.
+    IntArray(Ints),
+    /// An `int64_t`.
+    Int64(Int),
+    /// An `int8_t` constant (cubeMathType: 0 = KEEP_DTYPE, so f32 stays f32 like the CPU
+    /// reference; 1 would allow HF32).
+    Int8(i8),
+    /// A `bool`.
+    Bool(Flag),
+    /// A `double`.
+    Double(Num),
+    /// The `aclDataType` of a result (aclnnCast's target, aclnnMean's output type).
+    DataType(usize),
+    /// A `char *`.
+    Str(Text),
+}
+
+impl Arg {
+    /// The C kind of this argument.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Arg::Input(..) | Arg::OptionalInput(..) | Arg::Output(..) => Kind::Tensor,
+            Arg::InOut { .. } | Arg::Temp(_) => Kind::Tensor,
+            Arg::TensorList(_) => Kind::TensorList,
+            Arg::Null(kind) => *kind,
+            Arg::Scalar(_) => Kind::Scalar,
+            Arg::IntArray(_) => Kind::IntArray,
+            Arg::Int64(_) => Kind::Int64,
+            Arg::Int8(_) => Kind::Int8,
+            Arg::Bool(_) => Kind::Bool,
+            Arg::Double(_) => Kind::Double,
+            Arg::DataType(_) => Kind::DataType,
+            Arg::Str(_) => Kind::Str,
+        }
+    }
+}
+
+/// One two-phase aclnn call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Call {
+    /// The operator name: phase one is `<symbol>GetWorkspaceSize`, phase two `<symbol>`.
+    pub symbol: &'static str,
+    /// Phase-one arguments before `workspaceSize`, in prototype order.
+    pub args: &'static [Arg],
+}
+
+impl Call {
+    /// The phase-one symbol.
+    pub fn workspace_symbol(&self) -> String {
+        format!("{}GetWorkspaceSize", self.symbol)
+    }
+
+    /// The C kinds of `args`, in order.
+    pub fn kinds(&self) -> Vec<Kind> {
+        self.args.iter().map(Arg::kind).collect()
+    }
+}
+
+/// Element type of a temporary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TempType {
+    /// f32 (aclnnRmsNorm's rstd).
+    F32,
+    /// That of an operand.
+    LikeInput(usize),
+}
+
+/// Shape of a temporary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TempShape {
+    /// That of an operand.
+    LikeInput(usize),
+    /// aclnnRmsNorm's rstdOut: `x`'s shape with its last `rank(gamma)` dims set to 1.
+    RmsRstd {
+        /// The normalised operand.
+        x: usize,
+        /// The gamma operand.
+        gamma: usize,
+    },
+    /// `like`'s shape with the last dim replaced by the last dim of `from`.
+    LastDimFrom {
+        /// Operand whose shape is copied.
+        like: usize,
+        /// Operand whose last dim is used.
+        from: usize,
+    },
+}
+
+/// A temporary device tensor of a kernel entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Temp {
+    /// Element type.
+    pub dtype: TempType,
+    /// Shape.
+    pub shape: TempShape,
+}
+
+/// A condition on the op's attributes or filled operand slots that picks an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cond {
+    /// A string attribute (or its default, when given) equals `value`.
+    StrIs {
+        /// Attribute name.
+        attr: &'static str,
+        /// Required value.
+        value: &'static str,
+        /// Value assumed when the attribute is absent (`None`: absent never matches).
+        default: Option<&'static str>,
+    },
+    /// An integer attribute (default when absent) equals `value`.
+    IntIs {
+        /// Attribute name.
+        attr: &'static str,
+        /// Required value.
+        value: i64,
+        /// Value assumed when absent.
+        default: i64,
+    },
+    /// An integer attribute (default when absent) differs from `value`.
+    IntIsNot {
+        /// Attribute name.
+        attr: &'static str,
+        /// Excluded value.
+        value: i64,
+        /// Value assumed when absent.
+        default: i64,
+    },
+    /// The optional operand slot is filled.
+    Present(usize),
+    /// The optional operand slot is empty.
+    Absent(usize),
+}
+
+/// How an entry runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Body {
+    /// aclnn calls in order on one stream; more than one call passes intermediates through
+    /// `Temp` tensors.
+    Aclnn(&'static [Call]),
+    /// No kernel: the result is the operand's bytes with the result type (reshape, bitcast).
+    View,
+    /// No aclnn kernel exists for the op; `KernelSpec::note` says what runs it instead.
+    NoKernel,
+}
+
+/// One row of the table: a dit op (in one attribute variant) and what runs it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KernelSpec {
+    /// The dit op, `dit.<name>`.
+    pub op: &'static str,
+    /// Operand slot names in contract order (DIALECT.md), for messages.
+    pub slots: &'static [&'static str],
+    /// All must hold for this entry to be chosen.
+    pub when: &'static [Cond],
+    /// What runs.
+    pub body: Body,
+    /// Temporaries that `Arg::Temp` refers to.
+    pub temps: &'static [Temp],
+    /// Results no call writes, returned zero-filled (and why is in `note`).
+    pub zero_results: &'static [usize],
+    /// Where every prototype of `body` was checked.
+    pub source: &'static str,
+    /// True when each prototype was read from a header or API reference page; false when an
+    /// argument had to be inferred.
+    pub verified: bool,
+    /// Mapping decisions and limits.
+    pub note: &'static str,
+}
+
+impl KernelSpec {
+    /// The aclnn calls of this entry (empty for views and ops without a kernel).
+    pub fn calls(&self) -> &'static [Call] {
+        match self.body {
+            Body::Aclnn(calls) => calls,
+            Body::View | Body::NoKernel => &[],
+        }
+    }
+
+    /// Whether some argument of some call reads operand `slot`.
+    pub fn reads_slot(&self, slot: usize) -> bool {
+        self.calls()
+            .iter()
+            .flat_map(|c| c.args.iter())
+            .any(|a| match *a {
+                Arg::Input(s, _) | Arg::OptionalInput(s, _) | Arg::InOut { slot: s, .. } => {
+                    s == slot
+                }
+                Arg::TensorList(List::Input(s) | List::OptionalInput(s)) => s == slot,
+                Arg::TensorList(List::Inputs(s)) => slot >= s,
+                _ => false,
+            })
+    }
+}
+
+const BASE: KernelSpec = KernelSpec {
+    op: "",
+    slots: &[],
+    when: &[],
+    body: Body::NoKernel,
+    temps: &[],
+    zero_results: &[],
+    source: "",
+    verified: true,
+    note: "",
+};
+
+use Arg::{Input, Null, OptionalInput, Output};
+use View::Plain;
+
+const X: Arg = Input(0, Plain);
+const LHS: Arg = Input(0, Plain);
+const RHS: Arg = Input(1, Plain);
+const OUT: Arg = Output(0, Plain);
+
+/// Elementwise unary entries: `aclnnXxxGetWorkspaceSize(const aclTensor *self, aclTensor *out,
+/// ...)`.
+macro_rules! unary {
+    ($op:literal, $sym:literal, $src:literal) => {
+        KernelSpec {
+            op: $op,
+            slots: &["x"],
+            body: Body::Aclnn(&[Call {
+                symbol: $sym,
+                args: &[X, OUT],
+            }]),
+            source: $src,
+            ..BASE
+        }
+    };
+}
+
+/// Elementwise binary entries without alpha: `(const aclTensor *self, const aclTensor *other,
+/// aclTensor *out, ...)`.
+macro_rules! binary {
+    ($op:literal, $sym:literal, $src:literal) => {
+        KernelSpec {
+            op: $op,
+            slots: &["lhs", "rhs"],
+            body: Body::Aclnn(&[Call {
+                symbol: $sym,
+                args: &[LHS, RHS, OUT],
+            }]),
+            source: $src,
+            ..BASE
+        }
+    };
+}
+
+/// The reference page of aclnnKvRmsNormRopeCache (its URL does not fit a line).
+const KV_RMS_NORM_ROPE_CACHE_SOURCE: &str = concat!(
+    "[hiascend] ",
+    "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/83RC1alpha002/API/aolapi/context/aclnnKvRmsNormRopeCache.md",
+    "; argument order confirmed by [ops-transformer] ",
+    "posembedding/kv_rms_norm_rope_cache/examples/test_aclnn_kv_rms_norm_rope_cache.cpp",
+);
+
+const FIA_NOTE: &str = "numHeads/numKeyValueHeads come from q/k shapes by layout (BNSD dim 1, \
+BSND dim 2; BSH is refused: its shape does not carry the head count). k and v are one-element \
+tensor lists. pre/nextTokens = 2147483647 (the documented 'not specified' value), sparseMode 0, \
+innerPrecise 0 (high precision), blockSize 0, antiquant modes 0, no softmaxLse (documented: \
+nullptr allowed when softmaxLseFlag is false). The mask goes to attenMaskOptional, whose \
+documented meaning is bool/int8/uint8 with 1 = masked out.";
+
+/// Every kernel entry, in DIALECT.md order (primitive ops, then fused ops).
+///
+/// Each entry's `source` names the header or page its prototypes were read from, in the
+/// shorthand of the module comment: `[8.1.RC1] aclnn_x.h` is the CANN 8.1.RC1 toolkit header
+/// (mirror: github.com/leideng/CANN-8.1.RC1, `.../op_api/include/aclnnop/aclnn_x.h`);
+/// `[ops-nn] p`, `[ops-math] p`, `[ops-transformer] p` are files of `gitcode.com/cann/<repo>`
+/// (GitHub mirrors `hicann/<repo>`; repo-mirror-test/ops-transformer for the V2 grouped
+/// swiglu-quant matmul); `[hiascend] url` is the CANN API reference page. Every entry with
+/// calls is `verified`: each argument, in order, was read from one of those prototypes. What is
+/// our choice rather than documentation (slot mapping, constants such as cubeMathType or
+/// preTokens, temporaries) is in the entry's `note`.
+pub const KERNELS: &[KernelSpec] = &[
+    KernelSpec {
+        op: "dit.add",
+        slots: &["lhs", "rhs"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnAdd",
+            args: &[LHS, RHS, Arg::Scalar(Num::Const(1.0)), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_add.h; [ops-math] math/add/docs/aclnnAdd&aclnnInplaceAdd.md",
+        note: "out = self + alpha·other with alpha = 1",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.sub",
+        slots: &["lhs", "rhs"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnSub",
+            args: &[LHS, RHS, Arg::Scalar(Num::Const(1.0)), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_sub.h; [ops-math] math/sub/docs/aclnnSub&aclnnInplaceSub.md",
+        note: "out = self - alpha·other with alpha = 1",
+        ..BASE
+    },
+    binary!("dit.mul", "aclnnMul", "[8.1.RC1] aclnn_mul.h"),
+    binary!(
+        "dit.div",
+        "aclnnDiv",
+        "[8.1.RC1] aclnn_div.h; [ops-math] math/div/docs/aclnnDiv&aclnnInplaceDiv.md"
+    ),
+    binary!(
+        "dit.pow",
+        "aclnnPowTensorTensor",
+        "[8.1.RC1] aclnn_pow_tensor_tensor.h; [ops-math] \
+            math/pow/docs/aclnnPowTensorTensor&aclnnInplacePowTensorTensor.md"
+    ),
+    unary!("dit.neg", "aclnnNeg", "[8.1.RC1] aclnn_neg.h"),
+    unary!("dit.exp", "aclnnExp", "[8.1.RC1] aclnn_exp.h"),
+    unary!("dit.sqrt", "aclnnSqrt", "[8.1.RC1] aclnn_sqrt.h"),
+    unary!("dit.rsqrt", "aclnnRsqrt", "[8.1.RC1] aclnn_rsqrt.h"),
+    unary!("dit.tanh", "aclnnTanh", "[8.1.RC1] aclnn_tanh.h"),
+    unary!("dit.erf", "aclnnErf", "[8.1.RC1] aclnn_erf.h"),
+    unary!("dit.sigmoid", "aclnnSigmoid", "[8.1.RC1] aclnn_sigmoid.h"),
+    unary!("dit.silu", "aclnnSilu", "[8.1.RC1] aclnn_silu.h"),
+    unary!("dit.relu", "aclnnRelu", "[8.1.RC1] aclnn_relu.h"),
+    KernelSpec {
+        op: "dit.gelu",
+        slots: &["x"],
+        when: &[Cond::StrIs {
+            attr: "approximate",
+            value: "none",
+            default: None,
+        }],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnGelu",
+            args: &[X, OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_gelu.h; [ops-nn] activation/gelu/docs/aclnnGelu.md",
+        note: "erf GELU",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.gelu",
+        slots: &["x"],
+        when: &[Cond::StrIs {
+            attr: "approximate",
+            value: "tanh",
+            default: None,
+        }],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnGeluV2",
+            args: &[
+                X,
+                Arg::Int64(Int::Enum {
+                    attr: "approximate",
+                    default: None,
+                    codes: &[("none", 0), ("tanh", 1)],
+                }),
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_gelu_v2.h; [ops-nn] activation/gelu_v2/docs/aclnnGeluV2.md",
+        note: "approximate: int64 0 = none, 1 = tanh (documented)",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.cast",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnCast",
+            args: &[X, Arg::DataType(0), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_cast.h; [ops-math] math/cast/docs/aclnnCast.md",
+        note: "dtype = the result's aclDataType",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.reduce_mean",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnMean",
+            args: &[
+                X,
+                Arg::IntArray(Ints::Attr("dims")),
+                Arg::Bool(Flag::Attr("keepdim")),
+                Arg::DataType(0),
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_mean.h; [ops-math] math/reduce_mean/docs/aclnnMean.md",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.reduce_sum",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnReduceSum",
+            args: &[
+                X,
+                Arg::IntArray(Ints::Attr("dims")),
+                Arg::Bool(Flag::Attr("keepdim")),
+                Arg::DataType(0),
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_reduce_sum.h; [ops-math] math/reduce_sum/docs/aclnnReduceSum.md",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.softmax",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnSoftmax",
+            args: &[X, Arg::Int64(Int::Attr("dim")), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_softmax.h; [ops-nn] activation/softmax_v2/docs/aclnnSoftmax.md",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.reshape",
+        slots: &["x"],
+        body: Body::View,
+        note: "a view: same bytes, the result's shape; no kernel runs",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.broadcast",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnExpand",
+            args: &[X, Arg::IntArray(Ints::ResultShape(0)), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_expand.h; [ops-math] math/expand/docs/aclnnExpand.md",
+        note: "size = the result's shape",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.bitcast",
+        slots: &["x"],
+        body: Body::View,
+        note: "a view: same bytes reinterpreted as the result type; no kernel runs",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.transpose",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnPermute",
+            args: &[X, Arg::IntArray(Ints::Attr("perm")), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_permute.h; [ops-math] conversion/transpose/docs/aclnnPermute.md",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.slice",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnSlice",
+            args: &[
+                X,
+                Arg::Int64(Int::Attr("dim")),
+                Arg::Int64(Int::Attr("start")),
+                Arg::Int64(Int::Attr("end")),
+                Arg::Int64(Int::Attr("step")),
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_slice.h; [ops-math] conversion/slice/docs/aclnnSlice.md",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.split",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnSplitWithSize",
+            args: &[
+                X,
+                Arg::IntArray(Ints::Attr("sizes")),
+                Arg::Int64(Int::Attr("dim")),
+                Arg::TensorList(List::Outputs),
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_split_with_size.h; [ops-math] \
+            conversion/split_v/docs/aclnnSplitWithSize.md",
+        note: "out = every result, as one aclTensorList",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.concat",
+        slots: &["xs"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnCat",
+            args: &[
+                Arg::TensorList(List::Inputs(0)),
+                Arg::Int64(Int::Attr("dim")),
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_cat.h; [ops-math] conversion/concat_d/docs/aclnnCat.md",
+        note: "tensors = every operand, as one aclTensorList",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.matmul",
+        slots: &["a", "b"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnMatmul",
+            args: &[
+                Input(0, View::TransposeLast2If("transpose_a")),
+                Input(1, View::TransposeLast2If("transpose_b")),
+                OUT,
+                Arg::Int8(0),
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_matmul.h; [ops-nn] matmul/mat_mul_v3/docs/aclnnMatmul.md",
+        note: "aclnnMatmul broadcasts batch dims (aclnnBatchMatMul does not). It has no transpose \
+            flags: a transposed operand is passed as a strided view (last two dims and strides \
+            swapped), which aclnn matmuls accept as non-contiguous input.",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.linear",
+        slots: &["x", "weight", "bias"],
+        when: &[Cond::Absent(2)],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnMatmul",
+            args: &[
+                Input(0, Plain),
+                Input(1, View::TransposeLast2),
+                OUT,
+                Arg::Int8(0),
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_matmul.h; [ops-nn] matmul/mat_mul_v3/docs/aclnnMatmul.md",
+        note: "x·weightᵀ: weight [N, K] passed as a transposed view [K, N]; x may be N-D",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.linear",
+        slots: &["x", "weight", "bias"],
+        when: &[Cond::Present(2)],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnAddmm",
+            args: &[
+                Input(2, Plain),
+                Input(0, View::Flatten2d),
+                Input(1, View::TransposeLast2),
+                Arg::Scalar(Num::Const(1.0)),
+                Arg::Scalar(Num::Const(1.0)),
+                Output(0, View::Flatten2d),
+                Arg::Int8(0),
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_addmm.h; [ops-nn] \
+            matmul/mat_mul_v3/docs/aclnnAddmm&aclnnInplaceAddmm.md",
+        note: "out = beta·bias + alpha·(x·weightᵀ), beta = alpha = 1; aclnnAddmm is 2-D, so x and \
+            out are described as [rows, K] / [rows, N] views of the same memory; bias [N] \
+            broadcasts",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.rms_norm",
+        slots: &["x", "gamma"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnRmsNorm",
+            args: &[
+                X,
+                Input(1, Plain),
+                Arg::Double(Num::Attr("epsilon")),
+                OUT,
+                Arg::Temp(0),
+            ],
+        }]),
+        temps: &[Temp {
+            dtype: TempType::F32,
+            shape: TempShape::RmsRstd { x: 0, gamma: 1 },
+        }],
+        source: "[8.1.RC1] aclnn_rms_norm.h; [ops-nn] norm/rms_norm/docs/aclnnRmsNorm.md",
+        note: "rstdOut is required by the prototype and not a dit result: a temporary f32 tensor \
+            shaped like x with gamma's dims set to 1",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.layer_norm",
+        slots: &["x", "gamma", "beta"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnLayerNorm",
+            args: &[
+                X,
+                Arg::IntArray(Ints::LastDim(0)),
+                OptionalInput(1, Plain),
+                OptionalInput(2, Plain),
+                Arg::Double(Num::Attr("epsilon")),
+                OUT,
+                Null(Kind::Tensor),
+                Null(Kind::Tensor),
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_layer_norm.h",
+        note: "normalizedShape = [last dim of x]; meanOutOptional and rstdOutOptional are nullptr",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.rope",
+        slots: &["x", "cos", "sin"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnRotaryPositionEmbedding",
+            args: &[
+                X,
+                Input(1, Plain),
+                Input(2, Plain),
+                Arg::Int64(Int::Enum {
+                    attr: "mode",
+                    default: None,
+                    codes: &[("half", 0), ("interleave", 1)],
+                }),
+                OUT,
+            ],
+        }]),
+        source: "[ops-transformer] \
+            posembedding/rotary_position_embedding/docs/aclnnRotaryPositionEmbedding.md and \
+            op_host/op_api/aclnn_rotary_position_embedding.h",
+        note: "mode: int64 0 = half, 1 = interleave (documented; 2 = quarter, 3 = interleave-half \
+            are not dit modes)",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.attention",
+        slots: &["q", "k", "v", "mask"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFusedInferAttentionScoreV2",
+            args: &[
+                Input(0, Plain),
+                Arg::TensorList(List::Input(1)),
+                Arg::TensorList(List::Input(2)),
+                Null(Kind::Tensor),      // pseShiftOptional
+                OptionalInput(3, Plain), // attenMaskOptional
+                Null(Kind::IntArray),    // actualSeqLengthsOptional
+                Null(Kind::IntArray),    // actualSeqLengthsKvOptional
+                Null(Kind::Tensor),      // deqScale1Optional
+                Null(Kind::Tensor),      // quantScale1Optional
+                Null(Kind::Tensor),      // deqScale2Optional
+                Null(Kind::Tensor),      // quantScale2Optional
+                Null(Kind::Tensor),      // quantOffset2Optional
+                Null(Kind::Tensor),      // antiquantScaleOptional
+                Null(Kind::Tensor),      // antiquantOffsetOptional
+                Null(Kind::Tensor),      // blockTableOptional
+                Null(Kind::Tensor),      // queryPaddingSizeOptional
+                Null(Kind::Tensor),      // kvPaddingSizeOptional
+                Null(Kind::Tensor),      // keyAntiquantScaleOptional
+                Null(Kind::Tensor),      // keyAntiquantOffsetOptional
+                Null(Kind::Tensor),      // valueAntiquantScaleOptional
+                Null(Kind::Tensor),      // valueAntiquantOffsetOptional
+                Null(Kind::Tensor),      // keySharedPrefixOptional
+                Null(Kind::Tensor),      // valueSharedPrefixOptional
+                Null(Kind::IntArray),    // actualSharedPrefixLenOptional
+                Arg::Int64(Int::Heads {
+                    slot: 0,
+                    layout_attr: "layout",
+                    default_layout: "BNSD",
+                }),
+                Arg::Double(Num::Attr("scale")),
+                Arg::Int64(Int::Const(2_147_483_647)), // preTokens
+                Arg::Int64(Int::Const(2_147_483_647)), // nextTokens
+                Arg::Str(Text::AttrOr("layout", "BNSD")),
+                Arg::Int64(Int::Heads {
+                    slot: 1,
+                    layout_attr: "layout",
+                    default_layout: "BNSD",
+                }),
+                Arg::Int64(Int::Const(0)),     // sparseMode
+                Arg::Int64(Int::Const(0)),     // innerPrecise
+                Arg::Int64(Int::Const(0)),     // blockSize
+                Arg::Int64(Int::Const(0)),     // antiquantMode
+                Arg::Bool(Flag::Const(false)), // softmaxLseFlag
+                Arg::Int64(Int::Const(0)),     // keyAntiquantMode
+                Arg::Int64(Int::Const(0)),     // valueAntiquantMode
+                OUT,
+                Null(Kind::Tensor), // softmaxLse
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_fused_infer_attention_score_v2.h; [ops-transformer] \
+            attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV2.md",
+        note: FIA_NOTE,
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.dynamic_quant",
+        slots: &["x", "smooth_scale"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnDynamicQuant",
+            args: &[X, OptionalInput(1, Plain), OUT, Output(1, Plain)],
+        }]),
+        source: "[8.1.RC1] aclnn_dynamic_quant.h; [ops-nn] \
+            quant/dynamic_quant/docs/aclnnDynamicQuant.md",
+        note: "yOut = result 0 (i8), scaleOut = result 1 (f32 per token)",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.quant_matmul",
+        slots: &["x1", "x2", "scale", "offset", "bias", "pertoken_scale"],
+        when: &[
+            Cond::StrIs {
+                attr: "x2_format",
+                value: "ND",
+                default: Some("ND"),
+            },
+            Cond::IntIs {
+                attr: "group_size",
+                value: 0,
+                default: 0,
+            },
+        ],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnQuantMatmulV4",
+            args: &[
+                Input(0, Plain),
+                Input(1, Plain),
+                Input(2, Plain),
+                OptionalInput(3, Plain),
+                OptionalInput(5, Plain),
+                OptionalInput(4, Plain),
+                Arg::Bool(Flag::Attr("transpose_x1")),
+                Arg::Bool(Flag::Attr("transpose_x2")),
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_quant_matmul_v4.h; [ops-nn] \
+            matmul/quant_batch_matmul_v3/docs/aclnnQuantMatmulV4.md",
+        note: "argument order is (x1, x2, scale, offset, pertokenScaleOptional, bias, ...): the \
+            dit slots bias and pertoken_scale swap places. x2_format = FRACTAL_NZ has no entry: \
+            the runtime holds row-major bytes and the NZ path (aclnnQuantMatmulWeightNz after \
+            aclnnTransMatmulWeight) is not modelled.",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.quant_matmul",
+        slots: &["x1", "x2", "scale", "offset", "bias", "pertoken_scale"],
+        when: &[
+            Cond::StrIs {
+                attr: "x2_format",
+                value: "ND",
+                default: Some("ND"),
+            },
+            Cond::IntIsNot {
+                attr: "group_size",
+                value: 0,
+                default: 0,
+            },
+        ],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnQuantMatmulV5",
+            args: &[
+                Input(0, Plain),
+                Input(1, Plain),
+                OptionalInput(5, Plain), // x1Scale: per-token scale
+                Input(2, Plain),         // x2Scale
+                Null(Kind::Tensor),      // yScale
+                Null(Kind::Tensor),      // x1Offset (reserved)
+                Null(Kind::Tensor),      // x2Offset
+                OptionalInput(3, Plain), // yOffset
+                OptionalInput(4, Plain), // bias
+                Arg::Bool(Flag::Attr("transpose_x1")),
+                Arg::Bool(Flag::Attr("transpose_x2")),
+                Arg::Int64(Int::AttrOr("group_size", 0)),
+                OUT,
+            ],
+        }]),
+        source: "[ops-nn] matmul/quant_batch_matmul_v4/docs/aclnnQuantMatmulV5.md and \
+            op_host/op_api/aclnn_quant_matmul_v5.h",
+        note:
+            "chosen when group_size != 0 (V4 has no groupSize). The prototype is documented; the \
+            slot mapping is ours: scale → x2Scale, pertoken_scale → x1Scale, offset → yOffset. \
+            groupSize is passed as given (documented encoding: K | N << 16 | M << 32).",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.grouped_matmul",
+        slots: &[
+            "x",
+            "weight",
+            "group_list",
+            "bias",
+            "scale",
+            "per_token_scale",
+        ],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnGroupedMatmulV4",
+            args: &[
+                Arg::TensorList(List::Input(0)),
+                Arg::TensorList(List::Input(1)),
+                Arg::TensorList(List::OptionalInput(3)),
+                Arg::TensorList(List::OptionalInput(4)),
+                Null(Kind::TensorList), // offsetOptional
+                Null(Kind::TensorList), // antiquantScaleOptional
+                Null(Kind::TensorList), // antiquantOffsetOptional
+                Arg::TensorList(List::OptionalInput(5)),
+                Input(2, Plain),           // groupListOptional
+                Null(Kind::TensorList),    // activationInputOptional
+                Null(Kind::TensorList),    // activationQuantScaleOptional
+                Null(Kind::TensorList),    // activationQuantOffsetOptional
+                Arg::Int64(Int::Const(3)), // splitItem: single-tensor output
+                Arg::Int64(Int::Const(0)), // groupType: split the M axis
+                Arg::Int64(Int::Enum {
+                    attr: "group_list_type",
+                    default: None,
+                    codes: &[("cumsum", 0), ("count", 1)],
+                }),
+                Arg::Int64(Int::Const(0)), // actType: none
+                Arg::TensorList(List::Output(0)),
+                Null(Kind::TensorList), // activationFeatureOutOptional
+                Null(Kind::TensorList), // dynQuantScaleOutOptional
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_grouped_matmul_v4.h; [ops-transformer] \
+            gmm/grouped_matmul/docs/aclnnGroupedMatmulV4.md",
+        note: "single-tensor mode (x, weight [E,K,N], y each a one-element list; groupType 0 = M \
+            axis, splitItem 3); groupListType: 0 = cumsum, 1 = count (documented)",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.opaque",
+        slots: &["args"],
+        body: Body::NoKernel,
+        note: "an op the dialect does not model: no aclnn kernel is known for it; the lowering \
+            keeps it as an external call named by its `name` attribute",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.fast_gelu",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFastGelu",
+            args: &[X, OUT],
+        }]),
+        source: "[ops-nn] activation/fast_gelu/docs/aclnnFastGelu.md and op_api/aclnn_fast_gelu.h",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.muls_add",
+        slots: &["x", "y"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnAdd",
+            args: &[
+                Input(1, Plain),
+                Input(0, Plain),
+                Arg::Scalar(Num::Attr("scale")),
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_add.h; [ops-math] math/add/docs/aclnnAdd&aclnnInplaceAdd.md",
+        note: "x·scale + y is aclnnAdd(self = y, other = x, alpha = scale): out = self + \
+            alpha·other, one kernel (no documented aclnnMulsAdd exists)",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.ada_layer_norm",
+        slots: &["x", "scale", "shift"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnAdaLayerNorm",
+            args: &[
+                X,
+                Input(1, Plain),
+                Input(2, Plain),
+                Null(Kind::Tensor), // weightOptional
+                Null(Kind::Tensor), // biasOptional
+                Arg::Double(Num::Attr("epsilon")),
+                OUT,
+            ],
+        }]),
+        source: "[ops-nn] norm/ada_layer_norm/docs/aclnnAdaLayerNorm.md and \
+            op_host/op_api/aclnn_ada_layer_norm.h",
+        note: "out = LayerNorm(x)·(1 + scale) + shift, no LayerNorm weight/bias (Atlas A2/A3)",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.quant_matmul_gelu",
+        slots: &["x1", "x2", "x1_scale", "x2_scale", "bias"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFusedQuantMatmul",
+            args: &[
+                Input(0, Plain),
+                Input(1, Plain),
+                Input(2, Plain),
+                Input(3, Plain),
+                Null(Kind::Tensor), // yScaleOptional (reserved)
+                Null(Kind::Tensor), // x1OffsetOptional (reserved)
+                Null(Kind::Tensor), // x2OffsetOptional (reserved)
+                Null(Kind::Tensor), // yOffsetOptional (reserved)
+                OptionalInput(4, Plain),
+                Null(Kind::Tensor), // x3Optional (reserved)
+                Arg::Str(Text::Attr("approximate")),
+                Arg::Int64(Int::Const(0)), // groupSizeOptional (reserved)
+                OUT,
+            ],
+        }]),
+        source: "[ops-nn] matmul/fused_quant_mat_mul/docs/aclnnFusedQuantMatmul.md and \
+            op_host/op_api/aclnn_fused_quant_matmul.h",
+        note: "fusedOpType = the approximate attribute unchanged (\"gelu_tanh\" | \"gelu_erf\", \
+            the documented values); groupSizeOptional is reserved: 0 as in the sample",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.fused_matmul",
+        slots: &["x1", "x2", "bias", "x3"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFusedMatmul",
+            args: &[
+                Input(0, Plain),
+                Input(1, Plain),
+                OptionalInput(2, Plain),
+                OptionalInput(3, Plain),
+                Arg::Str(Text::Attr("fused_op_type")),
+                Arg::Int8(0),
+                OUT,
+            ],
+        }]),
+        source: "[ops-nn] matmul/fused_mat_mul/docs/aclnnFusedMatmul.md and \
+            op_host/op_api/aclnn_fused_matmul.h",
+        note: "fusedOpType = fused_op_type unchanged (\"\", add, mul, gelu_tanh, gelu_erf, relu \
+            are documented values); Ascend 950 only",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.grouped_matmul_swiglu_quant",
+        slots: &[
+            "x",
+            "weight",
+            "group_list",
+            "weight_scale",
+            "x_scale",
+            "bias",
+            "offset",
+        ],
+        when: &[
+            Cond::StrIs {
+                attr: "variant",
+                value: "v1",
+                default: None,
+            },
+            // V1 has no group list kind: it reads a cumsum.
+            Cond::StrIs {
+                attr: "group_list_type",
+                value: "cumsum",
+                default: Some("cumsum"),
+            },
+        ],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnGroupedMatmulSwigluQuant",
+            args: &[
+                Input(0, Plain),
+                Input(1, Plain),
+                OptionalInput(5, Plain),
+                OptionalInput(6, Plain),
+                Input(3, Plain),
+                Input(4, Plain),
+                Input(2, Plain),
+                OUT,
+                Output(1, Plain),
+                Output(2, Plain),
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_grouped_matmul_swiglu_quant.h; [ops-transformer] \
+            gmm/grouped_matmul_swiglu_quant/docs/aclnnGroupedMatmulSwigluQuant.md",
+        note: "argument order (x, weight, bias, offset, weightScale, xScale, groupList, output, \
+            outputScale, outputOffset); groupList is a cumsum",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.grouped_matmul_swiglu_quant",
+        slots: &[
+            "x",
+            "weight",
+            "group_list",
+            "weight_scale",
+            "x_scale",
+            "bias",
+            "offset",
+        ],
+        when: &[Cond::StrIs {
+            attr: "variant",
+            value: "v2",
+            default: None,
+        }],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnGroupedMatmulSwigluQuantV2",
+            args: &[
+                Input(0, Plain),
+                Arg::TensorList(List::Input(1)),
+                Arg::TensorList(List::Input(3)),
+                Null(Kind::TensorList),  // weightAssistMatrix (A8W4 only)
+                OptionalInput(5, Plain), // bias (reserved: must be empty)
+                Input(4, Plain),
+                Null(Kind::Tensor), // smoothScale (reserved)
+                Input(2, Plain),
+                Arg::Int64(Int::Const(0)), // dequantMode: per-token x, per-channel weight
+                Arg::Int64(Int::Const(28)), // dequantDtype: 28 = undefined, as in the sample
+                Arg::Int64(Int::Const(0)), // quantMode: per-token
+                // groupListType: 0 = cumsum, 1 = count (dit's group_list_type, default cumsum).
+                Arg::Int64(Int::Enum {
+                    attr: "group_list_type",
+                    default: Some("cumsum"),
+                    codes: &[("cumsum", 0), ("count", 1)],
+                }),
+                Null(Kind::IntArray), // tuningConfigOptional (reserved)
+                OUT,
+                Output(1, Plain),
+            ],
+        }]),
+        zero_results: &[2],
+        source: "[ops-transformer] \
+            gmm/grouped_matmul_swiglu_quant_v2/docs/aclnnGroupedMatmulSwigluQuantV2.md and \
+            op_host/op_api/aclnn_grouped_matmul_swiglu_quant_v2.h",
+        note: "weight and weightScale are one-element tensor lists. V2 has no offset input and no \
+            outputOffset: its per-token quantisation is symmetric, so y_offset is returned as \
+            zeros, and a filled offset slot is refused. Documented limit: A8W8 wants weight in \
+            FRACTAL_NZ; the runtime passes ND.",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.swiglu",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnSwiGlu",
+            args: &[X, Arg::Int64(Int::Attr("dim")), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_swi_glu.h; [ops-nn] activation/swi_glu/docs/aclnnSwiGlu.md",
+        note: "documented: out = Swish(first half) · second half along dim, as dit.swiglu",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.silu_mul",
+        slots: &["gate", "up"],
+        body: Body::Aclnn(&[
+            Call {
+                symbol: "aclnnSilu",
+                args: &[Input(0, Plain), Arg::Temp(0)],
+            },
+            Call {
+                symbol: "aclnnMul",
+                args: &[Arg::Temp(0), Input(1, Plain), OUT],
+            },
+        ]),
+        temps: &[Temp {
+            dtype: TempType::LikeInput(0),
+            shape: TempShape::LikeInput(0),
+        }],
+        source: "[8.1.RC1] aclnn_silu.h, aclnn_mul.h",
+        note:
+            "a two-call sequence: silu(gate) into a temporary, then temporary·up. The one-kernel \
+            aclnnSiluMul(x, y, out) is documented only under ops-nn \
+            experimental/activation/silu_mul (not in a released libopapi), so it is not used; the \
+            single fused kernel is dit.fused's job.",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.gelu_mul",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnGeluMul",
+            args: &[X, Arg::Str(Text::Attr("approximate")), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_gelu_mul.h; [ops-nn] activation/gelu_mul/docs/aclnnGeluMul.md",
+        note: "approximateOptional = the attribute unchanged (\"none\" | \"tanh\", documented)",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.kv_rms_norm_rope_cache",
+        slots: &["kv", "gamma", "cos", "sin", "index", "k_cache", "ckv_cache"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnKvRmsNormRopeCache",
+            args: &[
+                Input(0, Plain),
+                Input(1, Plain),
+                Input(2, Plain),
+                Input(3, Plain),
+                Input(4, Plain),
+                Arg::InOut { slot: 5, result: 0 }, // kCacheRef
+                Arg::InOut { slot: 6, result: 1 }, // ckvCacheRef
+                Null(Kind::Tensor),                // kRopeScaleOptional
+                Null(Kind::Tensor),                // ckvScaleOptional
+                Null(Kind::Tensor),                // kRopeOffsetOptional
+                Null(Kind::Tensor),                // cKvOffsetOptional
+                Arg::Double(Num::Attr("epsilon")),
+                Arg::Str(Text::Attr("cache_mode")),
+                Arg::Bool(Flag::Const(false)), // isOutputKv
+                Arg::Temp(0),                  // kRopeOut
+                Arg::Temp(1),                  // cKvOut
+            ],
+        }]),
+        temps: &[
+            Temp {
+                dtype: TempType::LikeInput(0),
+                shape: TempShape::LastDimFrom { like: 0, from: 2 },
+            },
+            Temp {
+                dtype: TempType::LikeInput(0),
+                shape: TempShape::LastDimFrom { like: 0, from: 1 },
+            },
+        ],
+        source: KV_RMS_NORM_ROPE_CACHE_SOURCE,
+        note: "the caches are Ref tensors updated in place and returned as the two results. \
+            kRopeOut and cKvOut get temporaries shaped like kv with last dim 64 (cos) and 512 \
+            (gamma), as the sample allocates them even with isOutputKv = false. The reference \
+            page declares workspaceSize and executor by value, a documented typo (fixed in \
+            cann/ops-transformer!3828); the sample passes pointers as every aclnn op. Ascend 950 \
+            only.",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.fused",
+        slots: &["captured"],
+        body: Body::NoKernel,
+        note: "a generated Ascend C vector kernel (built from the region by the fused-kernel \
+            lowering), not an aclnn operator",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.yield",
+        slots: &["values"],
+        body: Body::NoKernel,
+        note: "the terminator of dit.fused: no kernel of its own",
+        ..BASE
+    },
+];
+
+/// The entry for `op` with attributes `attrs` and filled operand slots `present` (one flag per
+/// slot; slots past the end count as empty). `None`: no entry fits (an unknown op, or an
+/// attribute combination no aclnn kernel covers, e.g. quant_matmul with x2_format FRACTAL_NZ).
+pub fn select(op: &str, attrs: &Attrs, present: &[bool]) -> Option<&'static KernelSpec> {
+    KERNELS
+        .iter()
+        .find(|k| k.op == op && k.when.iter().all(|c| holds(c, attrs, present)))
+}
+
+/// The entry for `op` with attributes `attrs`. Which optional slots are filled is read from
+/// `operandSegmentSizes` when `attrs` carries it; without it every optional slot counts as
+/// empty (DIALECT.md requires the attribute on every op whose optional slot is filled).
+pub fn kernel_for(op: &str, attrs: &Attrs) -> Option<&'static KernelSpec> {
+    let present: Vec<bool> = match attrs.get("operandSegmentSizes") {
+        Some(AttrValue::Ints(sizes)) => sizes.iter().map(|s| *s > 0).collect(),
+        _ => Vec::new(),
+    };
+    select(op, attrs, &present)
+}
+
+fn holds(cond: &Cond, attrs: &Attrs, present: &[bool]) -> bool {
+    let filled = |slot: usize| present.get(slot).copied().unwrap_or(false);
+    match *cond {
+        Cond::StrIs {
+            attr,
+            value,
+            default,
+        } => match attrs.get(attr) {
+            Some(AttrValue::Str(s)) => s == value,
+            Some(_) => false,
+            None => default == Some(value),
+        },
+        Cond::IntIs {
+            attr,
+            value,
+            default,
+        } => attr_i64(attrs, attr).unwrap_or(default) == value,
+        Cond::IntIsNot {
+            attr,
+            value,
+            default,
+        } => attr_i64(attrs, attr).unwrap_or(default) != value,
+        Cond::Present(slot) => filled(slot),
+        Cond::Absent(slot) => !filled(slot),
+    }
+}
+
+/// An integer attribute.
+pub fn attr_i64(attrs: &Attrs, name: &str) -> Option<i64> {
+    match attrs.get(name)? {
+        AttrValue::Int(v) => Some(*v),
+        _ => None,
+    }
+}
+
+/// A float attribute (an integer one is widened: JSON `1` parses as an integer).
+pub fn attr_f64(attrs: &Attrs, name: &str) -> Option<f64> {
+    match attrs.get(name)? {
+        AttrValue::Float(v) => Some(*v),
+        AttrValue::Int(v) => Some(*v as f64),
+        _ => None,
+    }
+}
+
+/// A bool attribute.
+pub fn attr_bool(attrs: &Attrs, name: &str) -> Option<bool> {
+    match attrs.get(name)? {
+        AttrValue::Bool(v) => Some(*v),
+        _ => None,
+    }
+}
+
+/// A string attribute.
+pub fn attr_str<'a>(attrs: &'a Attrs, name: &str) -> Option<&'a str> {
+    match attrs.get(name)? {
+        AttrValue::Str(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// An `array<i64>` attribute.
+pub fn attr_ints<'a>(attrs: &'a Attrs, name: &str) -> Option<&'a [i64]> {
+    match attrs.get(name)? {
+        AttrValue::Ints(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// The shapes an argument value may depend on: operands by slot (`None` = empty slot) and
+/// results.
+#[derive(Debug, Clone, Copy)]
+pub struct Shapes<'a> {
+    /// Operand shapes by slot (a variadic slot's values continue past its index).
+    pub inputs: &'a [Option<&'a [usize]>],
+    /// Result shapes.
+    pub results: &'a [&'a [usize]],
+}
+
+impl Shapes<'_> {
+    fn input(&self, slot: usize) -> Result<&[usize], String> {
+        self.inputs
+            .get(slot)
+            .copied()
+            .flatten()
+            .ok_or_else(|| format!("operand {slot} is missing"))
+    }
+}
+
+impl Num {
+    /// The value for these attributes.
+    pub fn eval(&self, attrs: &Attrs) -> Result<f64, String> {
+        match *self {
+            Num::Const(v) => Ok(v),
+            Num::Attr(name) => {
+                attr_f64(attrs, name).ok_or_else(|| format!("needs float attribute '{name}'"))
+            }
+        }
+    }
+}
+
+impl Int {
+    /// The value for these attributes and shapes.
+    pub fn eval(&self, attrs: &Attrs, shapes: &Shapes) -> Result<i64, String> {
+        match *self {
+            Int::Const(v) => Ok(v),
+            Int::Attr(name) => {
+                attr_i64(attrs, name).ok_or_else(|| format!("needs integer attribute '{name}'"))
+            }
+            Int::AttrOr(name, default) => match attrs.get(name) {
+                None => Ok(default),
+                Some(_) => attr_i64(attrs, name)
+                    .ok_or_else(|| format!("attribute '{name}' must be an integer")),
+            },
+            Int::Enum {
+                attr,
+                default,
+                codes,
+            } => {
+                let value = match attrs.get(attr) {
+                    Some(AttrValue::Str(s)) => s.as_str(),
+                    Some(_) => return Err(format!("attribute '{attr}' must be a string")),
+                    None => default.ok_or_else(|| format!("needs string attribute '{attr}'"))?,
+                };
+                codes
+                    .iter()
+                    .find(|(s, _)| *s == value)
+                    .map(|(_, c)| *c)
+                    .ok_or_else(|| {
+                        let known: Vec<&str> = codes.iter().map(|(s, _)| *s).collect();
+                        format!("attribute {attr} = \"{value}\" is not one of {known:?}")
+                    })
+            }
+            Int::Heads {
+                slot,
+                layout_attr,
+                default_layout,
+            } => {
+                let layout = match attrs.get(layout_attr) {
+                    Some(AttrValue::Str(s)) => s.as_str(),
+                    Some(_) => return Err(format!("attribute '{layout_attr}' must be a string")),
+                    None => default_layout,
+                };
+                let dim = match layout {
+                    "BNSD" => 1,
+                    "BSND" => 2,
+                    other => {
+                        return Err(format!(
+                            "layout \"{other}\" does not carry the head count in the shape \
+                             (BNSD and BSND do)"
+                        ))
+                    }
+                };
+                let shape = shapes.input(slot)?;
+                shape.get(dim).map(|d| *d as i64).ok_or_else(|| {
+                    format!(
+                        "operand {slot} has rank {}, layout {layout} needs 4",
+                        shape.len()
+                    )
+                })
+            }
+        }
+    }
+}
+
+impl Ints {
+    /// The values for these attributes and shapes.
+    pub fn eval(&self, attrs: &Attrs, shapes: &Shapes) -> Result<Vec<i64>, String> {
+        match *self {
+            Ints::Attr(name) => attr_ints(attrs, name)
+                .map(<[i64]>::to_vec)
+                .ok_or_else(|| format!("needs array<i64> attribute '{name}'")),
+            Ints::ResultShape(i) => shapes
+                .results
+                .get(i)
+                .map(|s| s.iter().map(|d| *d as i64).collect())
+                .ok_or_else(|| format!("result {i} is missing")),
+            Ints::LastDim(slot) => {
+                let shape = shapes.input(slot)?;
+                shape
+                    .last()
+                    .map(|d| vec![*d as i64])
+                    .ok_or_else(|| format!("operand {slot} is 0-d, it has no last dim"))
+            }
+        }
+    }
+}
+
+impl Flag {
+    /// The value for these attributes.
+    pub fn eval(&self, attrs: &Attrs) -> Result<bool, String> {
+        match *self {
+            Flag::Const(v) => Ok(v),
+            Flag::Attr(name) => {
+                attr_bool(attrs, name).ok_or_else(|| format!("needs bool attribute '{name}'"))
+            }
+        }
+    }
+}
+
+impl Text {
+    /// The string for these attributes.
+    pub fn eval(&self, attrs: &Attrs) -> Result<String, String> {
+        match *self {
+            Text::Const(s) => Ok(s.to_string()),
+            Text::Attr(name) => attr_str(attrs, name)
+                .map(str::to_string)
+                .ok_or_else(|| format!("needs string attribute '{name}'")),
+            Text::AttrOr(name, default) => match attrs.get(name) {
+                None => Ok(default.to_string()),
+                Some(_) => attr_str(attrs, name)
+                    .map(str::to_string)
+                    .ok_or_else(|| format!("attribute '{name}' must be a string")),
+            },
+        }
+    }
+}
+
+impl View {
+    /// Dims and element strides of a contiguous tensor of `shape` seen through this view.
+    pub fn apply(&self, shape: &[usize], attrs: &Attrs) -> Result<(Vec<i64>, Vec<i64>), String> {
+        let dims: Vec<i64> = shape.iter().map(|d| *d as i64).collect();
+        let strides = contiguous_strides(&dims);
+        let transpose = match *self {
+            View::Plain => false,
+            View::TransposeLast2 => true,
+            View::TransposeLast2If(name) => match attrs.get(name) {
+                Some(AttrValue::Bool(b)) => *b,
+                _ => return Err(format!("needs bool attribute '{name}'")),
+            },
+            View::Flatten2d => {
+                let Some((last, lead)) = dims.split_last() else {
+                    return Err("a 0-d tensor cannot be flattened to 2-D".into());
+                };
+                let rows: i64 = lead.iter().product();
+                return Ok((vec![rows, *last], vec![*last, 1]));
+            }
+        };
+        if !transpose {
+            return Ok((dims, strides));
+        }
+        if dims.len() < 2 {
+            return Err(format!(
+                "a rank-{} tensor has no last two dims to transpose",
+                dims.len()
+            ));
+        }
+        let (mut dims, mut strides) = (dims, strides);
+        let n = dims.len();
+        dims.swap(n - 2, n - 1);
+        strides.swap(n - 2, n - 1);
+        Ok((dims, strides))
+    }
+}
+
+/// Row-major element strides of `dims`.
+pub fn contiguous_strides(dims: &[i64]) -> Vec<i64> {
+    let mut strides = vec![1i64; dims.len()];
+    for i in (0..dims.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * dims[i + 1].max(1);
+    }
+    strides
+}
+
+impl TempShape {
+    /// The temporary's shape for these operand shapes.
+    pub fn eval(&self, shapes: &Shapes) -> Result<Vec<usize>, String> {
+        match *self {
+            TempShape::LikeInput(slot) => Ok(shapes.input(slot)?.to_vec()),
+            TempShape::RmsRstd { x, gamma } => {
+                let (x, gamma) = (shapes.input(x)?, shapes.input(gamma)?);
+                if gamma.len() > x.len() {
+                    return Err(format!(
+                        "gamma rank {} exceeds x rank {}",
+                        gamma.len(),
+                        x.len()
+                    ));
+                }
+                let keep = x.len() - gamma.len();
+                Ok(x.iter()
+                    .enumerate()
+                    .map(|(i, d)| if i < keep { *d } else { 1 })
+                    .collect())
+            }
+            TempShape::LastDimFrom { like, from } => {
+                let mut shape = shapes.input(like)?.to_vec();
+                let last = *shapes
+                    .input(from)?
+                    .last()
+                    .ok_or_else(|| format!("operand {from} is 0-d"))?;
+                match shape.last_mut() {
+                    Some(d) => *d = last,
+                    None => return Err(format!("operand {like} is 0-d")),
+                }
+                Ok(shape)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The op names of DIALECT.md (primitive, then fused), copied from the contract.
+    const CONTRACT_OPS: &[&str] = &[
+        "dit.add",
+        "dit.sub",
+        "dit.mul",
+        "dit.div",
+        "dit.pow",
+        "dit.neg",
+        "dit.exp",
+        "dit.sqrt",
+        "dit.rsqrt",
+        "dit.tanh",
+        "dit.erf",
+        "dit.sigmoid",
+        "dit.silu",
+        "dit.relu",
+        "dit.gelu",
+        "dit.cast",
+        "dit.reduce_mean",
+        "dit.reduce_sum",
+        "dit.softmax",
+        "dit.reshape",
+        "dit.broadcast",
+        "dit.bitcast",
+        "dit.transpose",
+        "dit.slice",
+        "dit.split",
+        "dit.concat",
+        "dit.matmul",
+        "dit.linear",
+        "dit.rms_norm",
+        "dit.layer_norm",
+        "dit.rope",
+        "dit.attention",
+        "dit.dynamic_quant",
+        "dit.quant_matmul",
+        "dit.grouped_matmul",
+        "dit.opaque",
+        "dit.fast_gelu",
+        "dit.muls_add",
+        "dit.ada_layer_norm",
+        "dit.quant_matmul_gelu",
+        "dit.fused_matmul",
+        "dit.grouped_matmul_swiglu_quant",
+        "dit.swiglu",
+        "dit.silu_mul",
+        "dit.gelu_mul",
+        "dit.kv_rms_norm_rope_cache",
+        "dit.fused",
+        "dit.yield",
+    ];
+
+    #[test]
+    fn every_contract_op_has_an_entry_and_back() {
+        for op in CONTRACT_OPS {
+            assert!(
+                KERNELS.iter().any(|k| k.op == *op),
+                "{op} has no kernel entry"
+            );
+        }
+        for k in KERNELS {
+            assert!(
+                CONTRACT_OPS.contains(&k.op),
+                "{} is not a contract op",
+                k.op
+            );
+        }
+    }
+
+    #[test]
+    fn entries_are_well_formed() {
+        for k in KERNELS {
+            for call in k.calls() {
+                assert!(call.symbol.starts_with("aclnn"), "{}", call.symbol);
+                let doubles = call
+                    .args
+                    .iter()
+                    .filter(|a| a.kind() == Kind::Double)
+                    .count();
+                // The call shims pass at most two doubles (all in FP registers).
+                assert!(doubles <= 2, "{}: {doubles} doubles", call.symbol);
+                for arg in call.args {
+                    let slot = match *arg {
+                        Arg::Input(s, _)
+                        | Arg::OptionalInput(s, _)
+                        | Arg::InOut { slot: s, .. } => Some(s),
+                        Arg::TensorList(
+                            List::Input(s) | List::OptionalInput(s) | List::Inputs(s),
+                        ) => Some(s),
+                        _ => None,
+                    };
+                    if let Some(s) = slot {
+                        assert!(s < k.slots.len(), "{}: slot {s} out of range", k.op);
+                    }
+                    if let Arg::Temp(t) = *arg {
+                        assert!(t < k.temps.len(), "{}: temp {t} out of range", k.op);
+                    }
+                }
+            }
+            let has_calls = !k.calls().is_empty();
+            assert_eq!(has_calls, matches!(k.body, Body::Aclnn(_)), "{}", k.op);
+            if has_calls {
+                assert!(!k.source.is_empty(), "{} names no source", k.op);
+            } else {
+                assert!(
+                    !k.note.is_empty(),
+                    "{} says nothing about why no kernel",
+                    k.op
+                );
+            }
+        }
+    }
+
+    fn attrs(pairs: &[(&str, AttrValue)]) -> Attrs {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn attributes_pick_variants() {
+        let tanh = attrs(&[("approximate", AttrValue::Str("tanh".into()))]);
+        let none = attrs(&[("approximate", AttrValue::Str("none".into()))]);
+        assert_eq!(
+            kernel_for("dit.gelu", &tanh).unwrap().calls()[0].symbol,
+            "aclnnGeluV2"
+        );
+        assert_eq!(
+            kernel_for("dit.gelu", &none).unwrap().calls()[0].symbol,
+            "aclnnGelu"
+        );
+        assert!(kernel_for("dit.gelu", &Attrs::new()).is_none());
+
+        let with_bias = attrs(&[("operandSegmentSizes", AttrValue::Ints(vec![1, 1, 1]))]);
+        assert_eq!(
+            kernel_for("dit.linear", &with_bias).unwrap().calls()[0].symbol,
+            "aclnnAddmm"
+        );
+        assert_eq!(
+            kernel_for("dit.linear", &Attrs::new()).unwrap().calls()[0].symbol,
+            "aclnnMatmul"
+        );
+
+        let grouped = attrs(&[("group_size", AttrValue::Int(256))]);
+        assert_eq!(
+            kernel_for("dit.quant_matmul", &grouped).unwrap().calls()[0].symbol,
+            "aclnnQuantMatmulV5"
+        );
+        assert_eq!(
+            kernel_for("dit.quant_matmul", &Attrs::new())
+                .unwrap()
+                .calls()[0]
+                .symbol,
+            "aclnnQuantMatmulV4"
+        );
+        let nz = attrs(&[("x2_format", AttrValue::Str("FRACTAL_NZ".into()))]);
+        assert!(kernel_for("dit.quant_matmul", &nz).is_none());
+        assert!(kernel_for("dit.nonsense", &Attrs::new()).is_none());
+    }
+
+    #[test]
+    fn encodings() {
+        let shapes = Shapes {
+            inputs: &[Some(&[2, 4, 8, 16]), Some(&[2, 1, 8, 16])],
+            results: &[],
+        };
+        let rope = Int::Enum {
+            attr: "mode",
+            default: None,
+            codes: &[("half", 0), ("interleave", 1)],
+        };
+        let interleave = attrs(&[("mode", AttrValue::Str("interleave".into()))]);
+        assert_eq!(rope.eval(&interleave, &shapes), Ok(1));
+        let bad = attrs(&[("mode", AttrValue::Str("quarter".into()))]);
+        assert!(rope.eval(&bad, &shapes).is_err());
+        let heads = |slot| Int::Heads {
+            slot,
+            layout_attr: "layout",
+            default_layout: "BNSD",
+        };
+        assert_eq!(heads(0).eval(&Attrs::new(), &shapes), Ok(4));
+        assert_eq!(heads(1).eval(&Attrs::new(), &shapes), Ok(1));
+        let bsnd = attrs(&[("layout", AttrValue::Str("BSND".into()))]);
+        assert_eq!(heads(0).eval(&bsnd, &shapes), Ok(8));
+        let rstd = TempShape::RmsRstd { x: 0, gamma: 1 };
+        let s = Shapes {
+            inputs: &[Some(&[4, 1, 4096]), Some(&[4096])],
+            results: &[],
+        };
+        assert_eq!(rstd.eval(&s), Ok(vec![4, 1, 1]));
+        let t = View::TransposeLast2
+            .apply(&[3, 5, 7], &Attrs::new())
+            .unwrap();
+        assert_eq!(t, (vec![3, 7, 5], vec![35, 1, 7]));
+        let f = View::Flatten2d.apply(&[3, 5, 7], &Attrs::new()).unwrap();
+        assert_eq!(f, (vec![15, 7], vec![7, 1]));
+    }
+}

@@ -1,0 +1,892 @@
+//! `dit-lower-to-aclnn`: every dit op becomes a call into the runtime's C ABI
+//! (lowering/runtime/include/dit_runtime.h) through the kernel table, in func + arith + llvm
+//! dialect form that upstream MLIR lowers to the LLVM dialect and LLVM IR.
+//!
+//! Each function `@f(tensors...) -> tensors...` becomes
+//! `@f(%ctx: !llvm.ptr, %inputs: !llvm.ptr, %outputs: !llvm.ptr) -> i32`: `inputs` and
+//! `outputs` point to arrays of `dit_tensor_desc` (caller-owned memory), the result is
+//! `dit_rt_status` (0: ok). Inside, every tensor is a runtime handle with an explicit lifetime:
+//! made at its definition (wrap, alloc, constant, view), released right after its last use.
+//! Views cost no kernel: reshape/bitcast re-describe the bytes, broadcast/split/slice are
+//! strided views, and a transpose whose users are all library kernels is a permuted-stride
+//! view (aclnn takes strided tensors; a generated kernel or a function result needs the copy).
+//! Kernel ops become `dit_rt_launch(ctx, op, kernel, attrs_json, inputs, n, outputs, m)` where
+//! `kernel` is the kernel table's aclnn symbol (or the dit.fused kernel name) and `attrs_json`
+//! carries the attributes (and, for dit.fused, the region body).
+//!
+//! The pass builds the lowered module as MLIR text and lets MLIR parse and verify it, then
+//! swaps it in: the text form keeps the emitted IR readable in one place.
+
+use crate::registry::{DitPass, PassContext, PassFailed};
+use dit_dialect::{
+    diagnostics::emit_error,
+    ir::{Attr, Block, Op, Val},
+    tensor::TensorInfo,
+};
+use dit_runtime::{kernels, AttrValue, Attrs, DType};
+use serde_json::{json, Value};
+use std::{collections::HashMap, fmt::Write};
+
+/// The LLVM type of `dit_tensor_desc`.
+pub const DESC_TYPE: &str = "!llvm.struct<(ptr, i32, i32, array<8 x i64>, array<8 x i64>)>";
+
+/// Runtime entry points the lowered code calls, with their MLIR signatures.
+pub const RUNTIME_DECLS: &[(&str, &str)] = &[
+    ("dit_rt_wrap", "(!llvm.ptr, !llvm.ptr) -> !llvm.ptr"),
+    (
+        "dit_rt_alloc",
+        "(!llvm.ptr, i32, i32, !llvm.ptr) -> !llvm.ptr",
+    ),
+    (
+        "dit_rt_constant",
+        "(!llvm.ptr, i32, i32, !llvm.ptr, !llvm.ptr, i64) -> !llvm.ptr",
+    ),
+    (
+        "dit_rt_view",
+        "(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr, !llvm.ptr, i64) -> !llvm.ptr",
+    ),
+    (
+        "dit_rt_reshape",
+        "(!llvm.ptr, !llvm.ptr, i32, i32, !llvm.ptr) -> !llvm.ptr",
+    ),
+    (
+        "dit_rt_launch",
+        "(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32) -> ()",
+    ),
+    ("dit_rt_release", "(!llvm.ptr, !llvm.ptr) -> ()"),
+    ("dit_rt_copy_out", "(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()"),
+    ("dit_rt_status", "(!llvm.ptr) -> i32"),
+];
+
+/// The pass (no options).
+pub struct LowerToAclnn;
+
+impl DitPass for LowerToAclnn {
+    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
+        let body = module.region_blocks(0);
+        let Some(&top) = body.first() else {
+            return Ok(());
+        };
+        let text = match lower_module(top) {
+            Ok(text) => text,
+            Err((op, message)) => {
+                emit_error(op.location(), &format!("dit-lower-to-aclnn: {message}"));
+                return Err(PassFailed);
+            }
+        };
+        let Some(lowered) = parse_module(module, &text) else {
+            emit_error(
+                module.location(),
+                "dit-lower-to-aclnn: the lowered module does not verify (a bug in the lowering)",
+            );
+            return Err(PassFailed);
+        };
+        for op in top.ops().into_iter().rev() {
+            op.erase();
+        }
+        let new_top = lowered.region_blocks(0)[0];
+        for op in new_top.ops() {
+            op.move_to_end_of(top);
+        }
+        lowered.erase();
+        Ok(())
+    }
+}
+
+/// Parses `text` in `module`'s context; `None` when it does not parse or verify.
+fn parse_module(module: Op, text: &str) -> Option<Op> {
+    use mlir_sys::{mlirModuleCreateParse, mlirModuleGetOperation, mlirOperationVerify};
+    // SAFETY: the context is alive; the parsed module is owned by the caller, which erases it.
+    unsafe {
+        let parsed = mlirModuleCreateParse(module.context_raw(), dit_dialect::ir::string_ref(text));
+        if parsed.ptr.is_null() {
+            return None;
+        }
+        let op = mlirModuleGetOperation(parsed);
+        if !mlirOperationVerify(op) {
+            Op(op).erase();
+            return None;
+        }
+        Some(Op(op))
+    }
+}
+
+/// A lowering failure: the op it is about and why.
+type Failure = (Op, String);
+
+/// The lowered module's text.
+fn lower_module(top: Block) -> Result<String, Failure> {
+    let mut globals = Globals::default();
+    let mut funcs = String::new();
+    for op in top.ops() {
+        if !op.is("func.func") {
+            return Err((op, format!("cannot lower a top-level '{}'", op.name())));
+        }
+        if op.region_blocks(0).is_empty() {
+            // A declaration: nothing to lower, and nothing a dit graph calls.
+            continue;
+        }
+        funcs.push_str(&lower_function(op, &mut globals)?);
+    }
+    let mut out = String::from("module {\n");
+    for (name, signature) in RUNTIME_DECLS {
+        let (inputs, results) = signature.split_once(" -> ").unwrap_or((signature, "()"));
+        let _ = writeln!(out, "  func.func private @{name}{inputs} -> {results}");
+    }
+    out.push_str(&globals.text);
+    out.push_str(&funcs);
+    out.push_str("}\n");
+    Ok(out)
+}
+
+/// Module-level constants (strings, dims arrays, constant bytes), deduplicated by content.
+#[derive(Default)]
+struct Globals {
+    text: String,
+    by_content: HashMap<String, String>,
+}
+
+impl Globals {
+    /// A NUL-terminated string constant; returns its symbol.
+    fn string(&mut self, s: &str) -> String {
+        let mut bytes = s.as_bytes().to_vec();
+        bytes.push(0);
+        self.bytes(&bytes, "str")
+    }
+
+    /// A byte array constant; returns its symbol.
+    fn bytes(&mut self, bytes: &[u8], prefix: &str) -> String {
+        let mut escaped = String::with_capacity(bytes.len());
+        for b in bytes {
+            match b {
+                b' '..=b'~' if *b != b'"' && *b != b'\\' => escaped.push(*b as char),
+                _ => {
+                    let _ = write!(escaped, "\\{b:02X}");
+                }
+            }
+        }
+        let key = format!("b:{escaped}");
+        if let Some(name) = self.by_content.get(&key) {
+            return name.clone();
+        }
+        let name = format!("__dit_{prefix}_{}", self.by_content.len());
+        let _ = writeln!(
+            self.text,
+            "  llvm.mlir.global private constant @{name}(\"{escaped}\") {{addr_space = 0 : i32}} : !llvm.array<{} x i8>",
+            bytes.len()
+        );
+        self.by_content.insert(key, name.clone());
+        name
+    }
+
+    /// An i64 array constant; returns its symbol.
+    fn i64s(&mut self, values: &[i64]) -> String {
+        let list: Vec<String> = values.iter().map(i64::to_string).collect();
+        let key = format!("i:{}", list.join(","));
+        if let Some(name) = self.by_content.get(&key) {
+            return name.clone();
+        }
+        let name = format!("__dit_dims_{}", self.by_content.len());
+        let _ = writeln!(
+            self.text,
+            "  llvm.mlir.global private constant @{name}(dense<[{}]> : tensor<{}xi64>) {{addr_space = 0 : i32}} : !llvm.array<{} x i64>",
+            list.join(", "),
+            values.len(),
+            values.len()
+        );
+        self.by_content.insert(key, name.clone());
+        name
+    }
+}
+
+/// A static tensor type as the runtime sees it.
+struct RtType {
+    dtype: DType,
+    dims: Vec<i64>,
+}
+
+fn rt_type(v: Val, at: Op) -> Result<RtType, Failure> {
+    let t = v
+        .tensor()
+        .ok_or_else(|| (at, "only ranked tensors can be lowered".to_string()))?;
+    rt_type_of(&t, at)
+}
+
+fn rt_type_of(t: &TensorInfo, at: Op) -> Result<RtType, Failure> {
+    let dtype = DType::from_mlir_name(&t.elem.to_string()).ok_or_else(|| {
+        (
+            at,
+            format!("element type {} has no runtime encoding", t.elem),
+        )
+    })?;
+    let dims = t
+        .shape
+        .iter()
+        .map(|d| {
+            d.ok_or_else(|| {
+                (
+                    at,
+                    "dynamic dims cannot be lowered: the runtime needs static shapes (specialize the graph first)"
+                        .to_string(),
+                )
+            })
+        })
+        .collect::<Result<Vec<i64>, Failure>>()?;
+    if dims.len() > 8 {
+        return Err((at, format!("rank {} is over the runtime's 8", dims.len())));
+    }
+    Ok(RtType { dtype, dims })
+}
+
+/// Row-major strides of `dims`, in elements.
+fn contiguous_strides(dims: &[i64]) -> Vec<i64> {
+    let mut strides = vec![1i64; dims.len()];
+    for i in (0..dims.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * dims[i + 1].max(1);
+    }
+    strides
+}
+
+/// Ops that read their first operand's memory in place.
+const VIEW_OPS: &[&str] = &[
+    "dit.reshape",
+    "dit.bitcast",
+    "dit.broadcast",
+    "dit.split",
+    "dit.slice",
+];
+
+/// One function being lowered.
+struct FunctionLowering<'g> {
+    globals: &'g mut Globals,
+    body: String,
+    next: usize,
+    /// Runtime handle SSA name of each tensor value.
+    handles: HashMap<usize, String>,
+}
+
+impl FunctionLowering<'_> {
+    fn fresh(&mut self) -> String {
+        self.next += 1;
+        format!("%v{}", self.next)
+    }
+
+    fn line(&mut self, s: impl AsRef<str>) {
+        self.body.push_str("    ");
+        self.body.push_str(s.as_ref());
+        self.body.push('\n');
+    }
+
+    fn i32(&mut self, value: i64) -> String {
+        let v = self.fresh();
+        self.line(format!("{v} = arith.constant {value} : i32"));
+        v
+    }
+
+    fn i64(&mut self, value: i64) -> String {
+        let v = self.fresh();
+        self.line(format!("{v} = arith.constant {value} : i64"));
+        v
+    }
+
+    fn address(&mut self, symbol: &str) -> String {
+        let v = self.fresh();
+        self.line(format!("{v} = llvm.mlir.addressof @{symbol} : !llvm.ptr"));
+        v
+    }
+
+    fn null(&mut self) -> String {
+        let v = self.fresh();
+        self.line(format!("{v} = llvm.mlir.zero : !llvm.ptr"));
+        v
+    }
+
+    fn dims(&mut self, values: &[i64]) -> String {
+        if values.is_empty() {
+            return self.null();
+        }
+        let symbol = self.globals.i64s(values);
+        self.address(&symbol)
+    }
+
+    fn string(&mut self, s: &str) -> String {
+        let symbol = self.globals.string(s);
+        self.address(&symbol)
+    }
+
+    /// A stack array of `values` (runtime handles or nulls); returns its pointer.
+    fn pointer_array(&mut self, values: &[Option<String>]) -> String {
+        let count = self.i64(values.len().max(1) as i64);
+        let array = self.fresh();
+        self.line(format!(
+            "{array} = llvm.alloca {count} x !llvm.ptr : (i64) -> !llvm.ptr"
+        ));
+        for (i, v) in values.iter().enumerate() {
+            let value = match v {
+                Some(h) => h.clone(),
+                None => self.null(),
+            };
+            let slot = self.fresh();
+            self.line(format!(
+                "{slot} = llvm.getelementptr {array}[{i}] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr"
+            ));
+            self.line(format!("llvm.store {value}, {slot} : !llvm.ptr, !llvm.ptr"));
+        }
+        array
+    }
+
+    fn call(&mut self, callee: &str, args: &[String], returns: bool) -> String {
+        let signature = RUNTIME_DECLS
+            .iter()
+            .find(|(n, _)| *n == callee)
+            .map_or("", |(_, s)| s);
+        if returns {
+            let v = self.fresh();
+            self.line(format!(
+                "{v} = func.call @{callee}({}) : {signature}",
+                args.join(", ")
+            ));
+            v
+        } else {
+            self.line(format!(
+                "func.call @{callee}({}) : {signature}",
+                args.join(", ")
+            ));
+            String::new()
+        }
+    }
+
+    fn handle(&self, v: Val, at: Op) -> Result<String, Failure> {
+        self.handles
+            .get(&v.key())
+            .cloned()
+            .ok_or_else(|| (at, "uses a value defined outside the function".to_string()))
+    }
+
+    /// `dit_rt_view(ctx, base, dtype, rank, dims, strides, offset)` for `result`.
+    fn view(
+        &mut self,
+        result: Val,
+        base: &str,
+        ty: &RtType,
+        strides: &[i64],
+        offset: i64,
+    ) -> String {
+        let dtype = self.i32(i64::from(ty.dtype.acl_code()));
+        let rank = self.i32(ty.dims.len() as i64);
+        let dims = self.dims(&ty.dims);
+        let strides = self.dims(strides);
+        let offset = self.i64(offset);
+        let h = self.call(
+            "dit_rt_view",
+            &[
+                "%ctx".into(),
+                base.into(),
+                dtype,
+                rank,
+                dims,
+                strides,
+                offset,
+            ],
+            true,
+        );
+        self.handles.insert(result.key(), h.clone());
+        h
+    }
+}
+
+/// Lowers one function definition.
+fn lower_function(func: Op, globals: &mut Globals) -> Result<String, Failure> {
+    let name = func
+        .attr("sym_name")
+        .and_then(|a| a.as_str())
+        .unwrap_or_default();
+    let blocks = func.region_blocks(0);
+    if blocks.len() != 1 {
+        return Err((
+            func,
+            "only single-block functions can be lowered".to_string(),
+        ));
+    }
+    let block = blocks[0];
+    let ops = block.ops();
+    let mut f = FunctionLowering {
+        globals,
+        body: String::new(),
+        next: 0,
+        handles: HashMap::new(),
+    };
+    // Position of each value's last use (ops inside dit.fused regions use region arguments,
+    // so the block's own ops are all that matter).
+    let mut last_use: HashMap<usize, usize> = HashMap::new();
+    for (i, op) in ops.iter().enumerate() {
+        for v in op.operands() {
+            last_use.insert(v.key(), i);
+        }
+    }
+    let mut arguments: Vec<Val> = Vec::new();
+    for (i, arg) in block.arguments().into_iter().enumerate() {
+        rt_type(arg, func)?;
+        let p = f.fresh();
+        f.line(format!(
+            "{p} = llvm.getelementptr %inputs[{i}] : (!llvm.ptr) -> !llvm.ptr, {DESC_TYPE}"
+        ));
+        let h = f.call("dit_rt_wrap", &["%ctx".into(), p], true);
+        f.handles.insert(arg.key(), h);
+        arguments.push(arg);
+    }
+    let mut release_after: HashMap<usize, Vec<Val>> = HashMap::new();
+    let schedule = |v: Val, def: usize, release_after: &mut HashMap<usize, Vec<Val>>| {
+        let at = last_use.get(&v.key()).copied().unwrap_or(def);
+        release_after.entry(at).or_default().push(v);
+    };
+    for arg in &arguments {
+        // Arguments: released after their last use (or right away when unused).
+        match last_use.get(&arg.key()).copied() {
+            Some(at) => release_after.entry(at).or_default().push(*arg),
+            None => {
+                let h = f.handles[&arg.key()].clone();
+                f.call("dit_rt_release", &["%ctx".into(), h], false);
+            }
+        }
+    }
+    for (i, op) in ops.iter().enumerate() {
+        let _ = writeln!(f.body, "    // {}", op.name());
+        let is_return = op.is("func.return");
+        if is_return {
+            copy_out_results(&mut f, *op)?;
+        } else {
+            lower_op(&mut f, *op)?;
+            for r in op.results() {
+                schedule(r, i, &mut release_after);
+            }
+        }
+        for v in release_after.remove(&i).unwrap_or_default() {
+            if let Some(h) = f.handles.get(&v.key()).cloned() {
+                f.call("dit_rt_release", &["%ctx".into(), h], false);
+            }
+        }
+        if is_return {
+            let status = f.call("dit_rt_status", &["%ctx".into()], true);
+            f.line(format!("func.return {status} : i32"));
+        }
+    }
+    let describe = |values: Vec<Val>| -> Result<String, Failure> {
+        let list = values
+            .into_iter()
+            .map(|v| {
+                let t = rt_type(v, func)?;
+                let dims: Vec<String> = t.dims.iter().map(i64::to_string).collect();
+                Ok(format!("\"{}[{}]\"", t.dtype.mlir_name(), dims.join(",")))
+            })
+            .collect::<Result<Vec<_>, Failure>>()?;
+        Ok(format!("[{}]", list.join(", ")))
+    };
+    let results = ops
+        .iter()
+        .find(|o| o.is("func.return"))
+        .map(|r| r.operands())
+        .unwrap_or_default();
+    let mut out = String::new();
+    // The dit-level signature stays on the function for the C header (--emit=header).
+    let _ = writeln!(
+        out,
+        "  func.func @{name}(%ctx: !llvm.ptr, %inputs: !llvm.ptr, %outputs: !llvm.ptr) -> i32 attributes {{dit.inputs = {}, dit.outputs = {}}} {{",
+        describe(block.arguments())?,
+        describe(results)?
+    );
+    out.push_str(&f.body);
+    out.push_str("  }\n");
+    Ok(out)
+}
+
+/// `func.return`: each result is copied into the caller's output descriptor.
+fn copy_out_results(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+    for (j, v) in op.operands().into_iter().enumerate() {
+        rt_type(v, op)?;
+        let h = f.handle(v, op)?;
+        let p = f.fresh();
+        f.line(format!(
+            "{p} = llvm.getelementptr %outputs[{j}] : (!llvm.ptr) -> !llvm.ptr, {DESC_TYPE}"
+        ));
+        f.call("dit_rt_copy_out", &["%ctx".into(), h, p], false);
+    }
+    Ok(())
+}
+
+/// Lowers one op of a function body.
+fn lower_op(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+    let name = op.name();
+    if name == "arith.constant" {
+        return lower_constant(f, op);
+    }
+    if !name.starts_with("dit.") {
+        return Err((op, format!("cannot lower '{name}': not a dit op")));
+    }
+    if VIEW_OPS.contains(&name.as_str()) {
+        return lower_view(f, op);
+    }
+    if name == "dit.transpose" && transpose_is_view(op) {
+        let base = f.handle(op.operand(0), op)?;
+        let input = rt_type(op.operand(0), op)?;
+        let ty = rt_type(op.result(0), op)?;
+        let perm = dit_dialect::ops::i64_array_attr(op, "perm").unwrap_or_default();
+        let base_strides = contiguous_strides(&input.dims);
+        let strides: Vec<i64> = perm
+            .iter()
+            .map(|p| base_strides.get(*p as usize).copied().unwrap_or(0))
+            .collect();
+        f.view(op.result(0), &base, &ty, &strides, 0);
+        return Ok(());
+    }
+    lower_kernel(f, op)
+}
+
+/// A transpose whose every user is a library kernel: aclnn reads the permuted-stride view.
+fn transpose_is_view(op: Op) -> bool {
+    let users = op.result(0).users();
+    !users.is_empty()
+        && users.iter().all(|u| {
+            let n = u.name();
+            n.starts_with("dit.") && n != "dit.fused" && !VIEW_OPS.contains(&n.as_str())
+        })
+}
+
+fn lower_constant(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+    let result = op.result(0);
+    let ty = rt_type(result, op)?;
+    if ty.dtype.bits() < 8 {
+        return Err((
+            op,
+            format!(
+                "{} constants are not lowered (sub-byte packing)",
+                ty.dtype.mlir_name()
+            ),
+        ));
+    }
+    let element = ty.dtype.bits() / 8;
+    let (bytes, _) = op
+        .attr("value")
+        .and_then(|a| a.dense_bytes(element))
+        .ok_or_else(|| (op, "only dense tensor constants are lowered".to_string()))?;
+    let symbol = f.globals.bytes(&bytes, "cst");
+    let data = f.address(&symbol);
+    let dtype = f.i32(i64::from(ty.dtype.acl_code()));
+    let rank = f.i32(ty.dims.len() as i64);
+    let dims = f.dims(&ty.dims);
+    let nbytes = f.i64(bytes.len() as i64);
+    let h = f.call(
+        "dit_rt_constant",
+        &["%ctx".into(), dtype, rank, dims, data, nbytes],
+        true,
+    );
+    f.handles.insert(result.key(), h);
+    Ok(())
+}
+
+fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+    let name = op.name();
+    let base = f.handle(op.operand(0), op)?;
+    let input = rt_type(op.operand(0), op)?;
+    let base_strides = contiguous_strides(&input.dims);
+    match name.as_str() {
+        "dit.reshape" | "dit.bitcast" => {
+            let ty = rt_type(op.result(0), op)?;
+            let dtype = f.i32(i64::from(ty.dtype.acl_code()));
+            let rank = f.i32(ty.dims.len() as i64);
+            let dims = f.dims(&ty.dims);
+            let h = f.call(
+                "dit_rt_reshape",
+                &["%ctx".into(), base, dtype, rank, dims],
+                true,
+            );
+            f.handles.insert(op.result(0).key(), h);
+        }
+        "dit.broadcast" => {
+            let ty = rt_type(op.result(0), op)?;
+            // numpy alignment from the right; a size-1 (or missing) input dim repeats: stride 0.
+            let shift = ty.dims.len() - input.dims.len().min(ty.dims.len());
+            let strides: Vec<i64> = (0..ty.dims.len())
+                .map(|j| {
+                    if j < shift {
+                        0
+                    } else {
+                        let k = j - shift;
+                        if input.dims[k] == 1 && ty.dims[j] != 1 {
+                            0
+                        } else {
+                            base_strides[k]
+                        }
+                    }
+                })
+                .collect();
+            f.view(op.result(0), &base, &ty, &strides, 0);
+        }
+        "dit.split" | "dit.slice" => {
+            let rank = input.dims.len() as i64;
+            let dim = dit_dialect::ops::i64_attr(op, "dim").unwrap_or(0);
+            let dim = if dim < 0 { dim + rank } else { dim } as usize;
+            if dim >= input.dims.len() {
+                return Err((op, "dim out of range".to_string()));
+            }
+            if name == "dit.split" {
+                let mut start = 0i64;
+                for r in op.results() {
+                    let ty = rt_type(r, op)?;
+                    f.view(r, &base, &ty, &base_strides, start * base_strides[dim]);
+                    start += ty.dims[dim];
+                }
+            } else {
+                let size = input.dims[dim];
+                let mut start = dit_dialect::ops::i64_attr(op, "start").unwrap_or(0);
+                if start < 0 {
+                    start += size;
+                }
+                let start = start.clamp(0, size);
+                let step = dit_dialect::ops::i64_attr(op, "step").unwrap_or(1).max(1);
+                let ty = rt_type(op.result(0), op)?;
+                let mut strides = base_strides.clone();
+                strides[dim] *= step;
+                f.view(
+                    op.result(0),
+                    &base,
+                    &ty,
+                    &strides,
+                    start * base_strides[dim],
+                );
+            }
+        }
+        _ => unreachable!("VIEW_OPS and this match list the same ops"),
+    }
+    Ok(())
+}
+
+/// The attributes of a dit op as the runtime reads them.
+pub fn runtime_attrs(op: Op) -> Result<Attrs, Failure> {
+    let mut attrs = Attrs::new();
+    for (name, attr) in op.attrs() {
+        let value = attr_value(attr).ok_or_else(|| {
+            (
+                op,
+                format!("attribute '{name}' has a kind the runtime does not take"),
+            )
+        })?;
+        attrs.insert(name, value);
+    }
+    Ok(attrs)
+}
+
+fn attr_value(attr: Attr) -> Option<AttrValue> {
+    if let Some(b) = attr.as_bool() {
+        return Some(AttrValue::Bool(b));
+    }
+    if let Some(i) = attr.as_i64() {
+        return Some(AttrValue::Int(i));
+    }
+    if let Some(x) = attr.as_f64() {
+        return Some(AttrValue::Float(x));
+    }
+    if let Some(s) = attr.as_str() {
+        return Some(AttrValue::Str(s));
+    }
+    if let Some(v) = attr.as_i64_array() {
+        return Some(AttrValue::Ints(v));
+    }
+    attr.as_i32_array()
+        .map(|v| AttrValue::Ints(v.into_iter().map(i64::from).collect()))
+}
+
+/// One entry per operand slot (`None`: an absent optional operand), from operandSegmentSizes
+/// when the op has it (a present slot holds exactly one value: dit has no variadic segments
+/// next to optional ones).
+fn operand_slots(op: Op) -> Vec<Option<Val>> {
+    let operands = op.operands();
+    let Some(sizes) = op
+        .attr("operandSegmentSizes")
+        .and_then(|a| a.as_i32_array())
+    else {
+        return operands.into_iter().map(Some).collect();
+    };
+    let mut slots = Vec::new();
+    let mut next = operands.into_iter();
+    for size in sizes {
+        if size == 0 {
+            slots.push(None);
+        }
+        for _ in 0..size {
+            slots.push(next.next());
+        }
+    }
+    slots
+}
+
+/// `dit.fused`'s region as the runtime's JSON body program.
+fn fused_body(op: Op) -> Result<Value, Failure> {
+    let block = op
+        .region_blocks(0)
+        .into_iter()
+        .next()
+        .ok_or_else(|| (op, "dit.fused has no body".to_string()))?;
+    let type_json = |v: Val, at: Op| -> Result<Value, Failure> {
+        let t = rt_type(v, at)?;
+        Ok(json!({"dtype": t.dtype.mlir_name(), "shape": t.dims}))
+    };
+    let mut ids: HashMap<usize, usize> = HashMap::new();
+    let mut args = Vec::new();
+    for a in block.arguments() {
+        ids.insert(a.key(), ids.len());
+        args.push(type_json(a, op)?);
+    }
+    let mut body_ops = Vec::new();
+    let mut yields = Vec::new();
+    for inner in block.ops() {
+        let id_of = |v: Val| ids.get(&v.key()).copied();
+        if inner.is("dit.yield") {
+            for v in inner.operands() {
+                yields
+                    .push(id_of(v).ok_or_else(|| (inner, "yields an unknown value".to_string()))?);
+            }
+            continue;
+        }
+        if !inner.name().starts_with("dit.") {
+            return Err((
+                inner,
+                format!("cannot lower '{}' in dit.fused", inner.name()),
+            ));
+        }
+        let operands: Vec<Value> = operand_slots(inner)
+            .into_iter()
+            .map(|slot| match slot {
+                Some(v) => id_of(v).map(Value::from).ok_or_else(|| {
+                    (
+                        inner,
+                        "reads a value from outside its dit.fused".to_string(),
+                    )
+                }),
+                None => Ok(Value::Null),
+            })
+            .collect::<Result<_, _>>()?;
+        let results: Vec<Value> = inner
+            .results()
+            .into_iter()
+            .map(|r| type_json(r, inner))
+            .collect::<Result<_, _>>()?;
+        body_ops.push(json!({
+            "name": inner.name(),
+            "operands": operands,
+            "attrs": runtime_attrs(inner)?,
+            "results": results,
+        }));
+        for r in inner.results() {
+            ids.insert(r.key(), ids.len());
+        }
+    }
+    Ok(json!({"args": args, "ops": body_ops, "yield": yields}))
+}
+
+fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+    let name = op.name();
+    let attrs = runtime_attrs(op)?;
+    let (kernel, attrs_json) = if name == "dit.fused" {
+        let kernel = match attrs.get("kernel") {
+            Some(AttrValue::Str(k)) => k.clone(),
+            _ => return Err((op, "dit.fused without a kernel name".to_string())),
+        };
+        let body = fused_body(op)?;
+        (
+            kernel.clone(),
+            json!({"kernel": kernel, "body": body}).to_string(),
+        )
+    } else {
+        let spec = kernels::kernel_for(&name, &attrs).ok_or_else(|| {
+            (
+                op,
+                format!("no kernel table entry for '{name}' with these attributes"),
+            )
+        })?;
+        let calls = spec.calls();
+        if name == "dit.opaque" {
+            // No library kernel: the call names the op itself; a backend that implements it
+            // (the CPU reference knows a few, like topk) runs it, any other reports it.
+            let callee = match attrs.get("name") {
+                Some(AttrValue::Str(n)) => n.clone(),
+                _ => return Err((op, "dit.opaque without a name".to_string())),
+            };
+            (
+                callee,
+                serde_json::to_string(&attrs).unwrap_or_else(|_| "{}".into()),
+            )
+        } else if calls.is_empty() {
+            return Err((op, format!("'{name}' has no kernel: {}", spec.note)));
+        } else {
+            let symbol: Vec<&str> = calls.iter().map(|c| c.symbol).collect();
+            (
+                symbol.join("+"),
+                serde_json::to_string(&attrs).unwrap_or_else(|_| "{}".into()),
+            )
+        }
+    };
+    let mut inputs = Vec::new();
+    for slot in operand_slots(op) {
+        inputs.push(match slot {
+            Some(v) => Some(f.handle(v, op)?),
+            None => None,
+        });
+    }
+    let mut outputs = Vec::new();
+    for r in op.results() {
+        let ty = rt_type(r, op)?;
+        let dtype = f.i32(i64::from(ty.dtype.acl_code()));
+        let rank = f.i32(ty.dims.len() as i64);
+        let dims = f.dims(&ty.dims);
+        let h = f.call("dit_rt_alloc", &["%ctx".into(), dtype, rank, dims], true);
+        f.handles.insert(r.key(), h.clone());
+        outputs.push(Some(h));
+    }
+    let n_in = f.i32(inputs.len() as i64);
+    let n_out = f.i32(outputs.len() as i64);
+    let input_array = f.pointer_array(&inputs);
+    let output_array = f.pointer_array(&outputs);
+    let op_name = f.string(&name);
+    let kernel = f.string(&kernel);
+    let attrs = f.string(&attrs_json);
+    f.call(
+        "dit_rt_launch",
+        &[
+            "%ctx".into(),
+            op_name,
+            kernel,
+            attrs,
+            input_array,
+            n_in,
+            output_array,
+            n_out,
+        ],
+        false,
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strides_are_row_major() {
+        assert_eq!(contiguous_strides(&[2, 3, 4]), vec![12, 4, 1]);
+        assert_eq!(contiguous_strides(&[]), Vec::<i64>::new());
+        assert_eq!(contiguous_strides(&[5]), vec![1]);
+    }
+
+    #[test]
+    fn globals_are_deduplicated_and_escaped() {
+        let mut g = Globals::default();
+        let a = g.string("a\"b");
+        let b = g.string("a\"b");
+        assert_eq!(a, b);
+        assert!(g.text.contains("a\\22b\\00"));
+        let d = g.i64s(&[1, 2]);
+        assert_eq!(d, g.i64s(&[1, 2]));
+        assert!(g.text.contains("dense<[1, 2]> : tensor<2xi64>"));
+    }
+}

@@ -1,0 +1,370 @@
+//! One run of a module: parse and verify, optionally transform (the fusion pipeline), lower
+//! with dit-lower-to-aclnn, convert to LLVM, JIT-compile with inkwell, and call the entry on
+//! the runtime's C ABI.
+
+use crate::Options;
+use dit_dialect::{
+    diagnostics::{DiagnosticSink, SourceBuffer},
+    ir::Op,
+    verifier, Target,
+};
+use dit_passes::{FusionReport, PassContext, PipelineOptions, PipelineStep};
+use dit_runtime::{
+    abi::{self, dit_context, dit_tensor_desc},
+    DType, Tensor, TensorType,
+};
+use inkwell::{execution_engine::ExecutionEngine, OptimizationLevel};
+use melior::ir::Module;
+use std::ffi::{c_void, CStr, CString};
+
+/// Where a run's input comes from.
+pub struct Job<'a> {
+    pub display_name: &'a str,
+    pub line_offset: u32,
+    pub options: &'a Options,
+    /// The function to run.
+    pub entry: String,
+}
+
+/// The entry function's tensors.
+pub struct Signature {
+    pub name: String,
+    pub inputs: Vec<TensorType>,
+    pub outputs: Vec<TensorType>,
+    /// For each input, the use that constrains its values (e.g. a grouped_matmul group_list).
+    pub roles: Vec<crate::inputs::Role>,
+}
+
+/// What a run produced.
+pub struct Outcome {
+    pub kernels: usize,
+    pub outputs: Vec<Tensor>,
+}
+
+/// The pipeline steps of `--pipeline`: a named pipeline (`fuse-all`) or pass-pipeline text.
+pub fn pipeline_steps(text: &str) -> Result<Vec<PipelineStep>, String> {
+    if let Some(named) = dit_passes::PIPELINES.iter().find(|p| p.flag == text) {
+        return named
+            .passes
+            .iter()
+            .map(|flag| {
+                dit_passes::lookup(flag)
+                    .map(|info| PipelineStep {
+                        info,
+                        options: Vec::new(),
+                    })
+                    .ok_or_else(|| format!("pipeline {text} names unknown pass {flag}"))
+            })
+            .collect();
+    }
+    dit_passes::parse_pipeline(text)
+        .map_err(|e| format!("<command line>: error: --pipeline:{}: {e}", e.column))
+}
+
+fn tensor_type(v: dit_dialect::ir::Val) -> Result<TensorType, String> {
+    let t = v.tensor().ok_or("only ranked tensors can be run")?;
+    let dtype = DType::from_mlir_name(&t.elem.to_string())
+        .ok_or_else(|| format!("element type {} has no runtime encoding", t.elem))?;
+    let shape = t
+        .shape
+        .iter()
+        .map(|d| {
+            d.map(|d| d as usize)
+                .ok_or("dynamic dims cannot be run: make them static")
+        })
+        .collect::<Result<Vec<usize>, _>>()?;
+    Ok(TensorType { dtype, shape })
+}
+
+fn signature(root: Op, entry: Option<&str>) -> Result<Signature, String> {
+    let mut funcs = Vec::new();
+    root.walk(&mut |op| {
+        if op.is("func.func") && !op.region_blocks(0).is_empty() {
+            funcs.push(op);
+        }
+    });
+    let name_of = |f: &Op| {
+        f.attr("sym_name")
+            .and_then(|a| a.as_str())
+            .unwrap_or_default()
+    };
+    let func = match entry {
+        Some(e) => funcs.into_iter().find(|f| name_of(f) == e),
+        None => funcs.into_iter().next(),
+    }
+    .ok_or_else(|| match entry {
+        Some(e) => format!("no function @{e} to run"),
+        None => "the module has no function to run".to_string(),
+    })?;
+    let block = func.region_blocks(0)[0];
+    let args = block.arguments();
+    let inputs = args
+        .iter()
+        .map(|a| tensor_type(*a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let roles = args.iter().map(|a| crate::inputs::role(*a)).collect();
+    let ret = block
+        .ops()
+        .into_iter()
+        .find(|o| o.is("func.return"))
+        .ok_or("the function has no return")?;
+    let outputs = ret
+        .operands()
+        .into_iter()
+        .map(tensor_type)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Signature {
+        name: name_of(&func),
+        inputs,
+        outputs,
+        roles,
+    })
+}
+
+/// A fresh context with dit loaded and a diagnostic sink for `job`'s buffer.
+fn context_for(job: &Job, text: &str) -> Result<(melior::Context, DiagnosticSink), String> {
+    context_for_buffer(job.display_name, job.line_offset, text)
+}
+
+fn context_for_buffer(
+    display_name: &str,
+    line_offset: u32,
+    text: &str,
+) -> Result<(melior::Context, DiagnosticSink), String> {
+    let context = dit_dialect::new_context().map_err(|e| format!("dit-run: error: {e}"))?;
+    let (sink, _) = DiagnosticSink::attach(&context);
+    sink.set_buffer(SourceBuffer {
+        display_name: display_name.to_string(),
+        line_offset,
+        text: std::rc::Rc::from(text),
+    });
+    Ok((context, sink))
+}
+
+fn rendered(sink: &DiagnosticSink, fallback: &str) -> String {
+    let diagnostics = sink.take();
+    if diagnostics.is_empty() {
+        return fallback.to_string();
+    }
+    diagnostics
+        .iter()
+        .map(|d| sink.render(d))
+        .collect::<Vec<_>>()
+        .join("")
+}
+
+/// Parses `text` and reads the entry's signature.
+pub fn read_signature(job: &Job, text: &str) -> Result<Signature, String> {
+    let (context, sink) = context_for(job, text)?;
+    let module = Module::parse(&context, text).ok_or_else(|| {
+        rendered(
+            &sink,
+            &format!("{}: error: the input does not parse", job.display_name),
+        )
+    })?;
+    let root = Op(module.as_operation().to_raw());
+    if !verifier::verify_and_report(root) {
+        return Err(rendered(&sink, "error: the input does not verify"));
+    }
+    signature(root, Some(&job.entry)).map_err(|e| format!("{}: error: {e}", job.display_name))
+}
+
+/// The functions with a body in `text`, in module order (the entries `dit-run` runs when no
+/// `--entry` is given).
+pub fn function_names(
+    display_name: &str,
+    line_offset: u32,
+    text: &str,
+) -> Result<Vec<String>, String> {
+    let job_name = display_name;
+    let (context, sink) = context_for_buffer(job_name, line_offset, text)?;
+    let module = Module::parse(&context, text).ok_or_else(|| {
+        rendered(
+            &sink,
+            &format!("{display_name}: error: the input does not parse"),
+        )
+    })?;
+    let mut names = Vec::new();
+    Op(module.as_operation().to_raw()).walk(&mut |op| {
+        if op.is("func.func") && !op.region_blocks(0).is_empty() {
+            names.push(
+                op.attr("sym_name")
+                    .and_then(|a| a.as_str())
+                    .unwrap_or_default(),
+            );
+        }
+    });
+    Ok(names)
+}
+
+/// Runs `text` after `steps` on `inputs`.
+pub fn execute(
+    job: &Job,
+    text: &str,
+    steps: &[PipelineStep],
+    inputs: &[Tensor],
+) -> Result<Outcome, String> {
+    let (context, sink) = context_for(job, text)?;
+    let fail = |what: &str| rendered(&sink, &format!("{}: error: {what}", job.display_name));
+    let mut module =
+        Module::parse(&context, text).ok_or_else(|| fail("the input does not parse"))?;
+    let root = Op(module.as_operation().to_raw());
+    if !verifier::verify_and_report(root) {
+        return Err(fail("the input does not verify"));
+    }
+    let signature = signature(root, Some(&job.entry))
+        .map_err(|e| format!("{}: error: {e}", job.display_name))?;
+    let target = Target::resolve(&job.options.target)
+        .map_err(|e| format!("<command line>: error: --target: {e}"))?;
+    let pipeline = PipelineOptions {
+        context: PassContext {
+            report: FusionReport::default(),
+            switches: job.options.switches.clone(),
+            target,
+        },
+        print_ir_after_all: false,
+        timing: false,
+    };
+    if !steps.is_empty() && dit_passes::run_pipeline(&mut module, steps, &pipeline).is_err() {
+        return Err(fail("the pipeline failed"));
+    }
+    let kernels = dit_passes::count_kernels(Op(module.as_operation().to_raw()));
+    let lower = PipelineStep {
+        info: dit_passes::lookup("dit-lower-to-aclnn").ok_or("no lowering pass")?,
+        options: Vec::new(),
+    };
+    if dit_passes::run_pipeline(&mut module, &[lower], &pipeline).is_err() {
+        return Err(fail("lowering failed"));
+    }
+    let root = Op(module.as_operation().to_raw());
+    dit_codegen::convert_to_llvm_dialect(root).map_err(|e| fail(&e.to_string()))?;
+    let llvm = inkwell::context::Context::create();
+    let llvm_module = dit_codegen::translate(root, &llvm).map_err(|e| fail(&e.to_string()))?;
+    inkwell::targets::Target::initialize_native(&Default::default())
+        .map_err(|e| format!("dit-run: error: LLVM: {e}"))?;
+    let engine = llvm_module
+        .create_jit_execution_engine(OptimizationLevel::None)
+        .map_err(|e| format!("dit-run: error: JIT: {e}"))?;
+    for (name, address) in runtime_symbols() {
+        if let Some(f) = llvm_module.get_function(name) {
+            engine.add_global_mapping(&f, address);
+        }
+    }
+    let outputs = call_entry(job, &engine, &signature, inputs)?;
+    Ok(Outcome { kernels, outputs })
+}
+
+/// The runtime's C entry points the lowered code declares, with their addresses in this
+/// process (the JIT resolves the declarations to them).
+fn runtime_symbols() -> Vec<(&'static str, usize)> {
+    vec![
+        ("dit_rt_wrap", abi::dit_rt_wrap as *const () as usize),
+        ("dit_rt_alloc", abi::dit_rt_alloc as *const () as usize),
+        (
+            "dit_rt_constant",
+            abi::dit_rt_constant as *const () as usize,
+        ),
+        ("dit_rt_view", abi::dit_rt_view as *const () as usize),
+        ("dit_rt_reshape", abi::dit_rt_reshape as *const () as usize),
+        ("dit_rt_launch", abi::dit_rt_launch as *const () as usize),
+        ("dit_rt_release", abi::dit_rt_release as *const () as usize),
+        (
+            "dit_rt_copy_out",
+            abi::dit_rt_copy_out as *const () as usize,
+        ),
+        ("dit_rt_status", abi::dit_rt_status as *const () as usize),
+    ]
+}
+
+/// A descriptor of a contiguous tensor in `data`.
+fn descriptor(ty: &TensorType, data: *mut c_void) -> dit_tensor_desc {
+    let mut dims = [0i64; 8];
+    let mut strides = [0i64; 8];
+    let mut stride = 1i64;
+    for (i, d) in ty.shape.iter().enumerate().rev() {
+        dims[i] = *d as i64;
+        strides[i] = stride;
+        stride *= (*d as i64).max(1);
+    }
+    dit_tensor_desc {
+        data,
+        dtype: ty.dtype.acl_code(),
+        rank: ty.shape.len() as i32,
+        dims,
+        strides,
+    }
+}
+
+type EntryFn =
+    unsafe extern "C" fn(*mut dit_context, *const dit_tensor_desc, *mut dit_tensor_desc) -> i32;
+
+fn call_entry(
+    job: &Job,
+    engine: &ExecutionEngine,
+    signature: &Signature,
+    inputs: &[Tensor],
+) -> Result<Vec<Tensor>, String> {
+    if inputs.len() != signature.inputs.len() {
+        return Err(format!(
+            "dit-run: error: @{} takes {} inputs, got {}",
+            signature.name,
+            signature.inputs.len(),
+            inputs.len()
+        ));
+    }
+    // SAFETY: the symbol was emitted by the lowering with exactly this C signature.
+    let entry = unsafe { engine.get_function::<EntryFn>(&signature.name) }
+        .map_err(|e| format!("dit-run: error: JIT has no @{}: {e}", signature.name))?;
+    let mut input_data: Vec<Vec<u8>> = inputs.iter().map(|t| t.data.clone()).collect();
+    let input_descs: Vec<dit_tensor_desc> = inputs
+        .iter()
+        .zip(input_data.iter_mut())
+        .map(|(t, d)| descriptor(&t.ty(), d.as_mut_ptr() as *mut c_void))
+        .collect();
+    let mut outputs: Vec<Tensor> = signature
+        .outputs
+        .iter()
+        .cloned()
+        .map(Tensor::zeros)
+        .collect();
+    let mut output_descs: Vec<dit_tensor_desc> = outputs
+        .iter_mut()
+        .map(|t| {
+            let ty = t.ty();
+            descriptor(&ty, t.data.as_mut_ptr() as *mut c_void)
+        })
+        .collect();
+    let backend = CString::new(job.options.backend.as_str()).map_err(|e| e.to_string())?;
+    // SAFETY: the runtime's C ABI: a context is created, used by the JIT-compiled entry with
+    // descriptors whose memory (input_data, outputs) outlives the call, then destroyed.
+    unsafe {
+        let ctx = abi::dit_context_create(backend.as_ptr(), std::ptr::null());
+        if let Some(e) = context_error(ctx) {
+            abi::dit_context_destroy(ctx);
+            return Err(format!("dit-run: error: {e}"));
+        }
+        let status = entry.call(ctx, input_descs.as_ptr(), output_descs.as_mut_ptr());
+        let error = context_error(ctx);
+        abi::dit_context_destroy(ctx);
+        if status != 0 {
+            return Err(format!(
+                "dit-run: error: @{} failed: {}",
+                signature.name,
+                error.unwrap_or_else(|| format!("status {status}"))
+            ));
+        }
+    }
+    Ok(outputs)
+}
+
+/// The context's error message, if any.
+///
+/// # Safety
+/// `ctx` is a live context from `dit_context_create`.
+unsafe fn context_error(ctx: *mut dit_context) -> Option<String> {
+    // SAFETY: per the function contract; the message is NUL-terminated and owned by ctx.
+    unsafe {
+        let e = abi::dit_context_error(ctx);
+        (!e.is_null()).then(|| CStr::from_ptr(e).to_string_lossy().into_owned())
+    }
+}

@@ -1,0 +1,383 @@
+//! dit-run: runs a module's entry function on seeded random inputs (or .npy files) through the
+//! lowering (dit-lower-to-aclnn), upstream MLIR to LLVM, and inkwell's JIT on the runtime's
+//! CPU reference backend; with `--compare-unfused` (or `--reference`) it runs two versions on
+//! the same inputs and checks every output numerically.
+
+mod compare;
+mod inputs;
+mod jit;
+mod npy;
+
+use clap::{Arg, ArgAction, Command};
+use std::process::ExitCode;
+
+// MLIR allocates an object per op, type use and attribute; mimalloc serves the whole process.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Options after parsing the command line.
+pub struct Options {
+    pub input: String,
+    pub entry: Option<String>,
+    pub compare_unfused: bool,
+    pub pipeline: String,
+    pub reference: Option<String>,
+    pub seed: u64,
+    pub npy_inputs: Vec<String>,
+    pub target: String,
+    pub split_input_file: bool,
+    pub backend: String,
+    pub print_outputs: bool,
+    /// The fusion switches of the transformed run (`--fuse`, `--no-fuse`).
+    pub switches: dit_passes::fusion::FusionSwitches,
+    /// Every dynamic dim is specialized to this before running.
+    pub dynamic_dim: usize,
+    /// Range of random float inputs.
+    pub input_range: (f64, f64),
+    /// Functions with a larger argument or result are skipped (reported).
+    pub max_elements: Option<usize>,
+    /// Chunks whose dynamic dims do not specialize to one value are skipped (reported).
+    pub skip_dynamic: bool,
+    /// Functions not run (reported as SKIPPED), e.g. graphs outside the reference's model.
+    pub exclude: Vec<String>,
+}
+
+fn command() -> Command {
+    Command::new("dit-run")
+        .about("Run a dit module on the CPU reference runtime (lowered, JIT-compiled) and compare it before and after fusion")
+        .version(env!("CARGO_PKG_VERSION"))
+        .arg(Arg::new("input").default_value("-").help("Input file ('-' for stdin)"))
+        .arg(Arg::new("entry").long("entry").value_name("FUNC").help("The function to run (default: every function of the module)"))
+        .arg(
+            Arg::new("compare-unfused")
+                .long("compare-unfused")
+                .action(ArgAction::SetTrue)
+                .help("Run the module as given and after --pipeline on the same inputs; compare every output"),
+        )
+        .arg(
+            Arg::new("pipeline")
+                .long("pipeline")
+                .value_name("PIPELINE")
+                .default_value("fuse-all")
+                .help("The transformation --compare-unfused checks: 'fuse-all' or a pass pipeline like 'builtin.module(dit-auto-fuse)'"),
+        )
+        .arg(Arg::new("reference").long("reference").value_name("FILE").help("Compare against this module (same signature), run as given"))
+        .arg(Arg::new("seed").long("seed").value_name("N").default_value("0").value_parser(clap::value_parser!(u64)).help("Seed of the random inputs"))
+        .arg(Arg::new("npy").long("input-npy").value_name("FILE").action(ArgAction::Append).help("An input as a .npy file, in argument order (repeat; the rest are random)"))
+        .arg(Arg::new("target").long("target").value_name("NAME").default_value("ascend910b").help("Target of the fusion pipeline"))
+        .arg(Arg::new("split-input-file").long("split-input-file").action(ArgAction::SetTrue).help("Run each '// -----' chunk on its own"))
+        .arg(Arg::new("backend").long("backend").value_name("NAME").default_value("cpu").value_parser(["cpu", "cann"]).help("Runtime backend"))
+        .arg(Arg::new("fuse").long("fuse").value_name("LIST").help("Only these fusion switches in the pipeline (as dit-opt --fuse)"))
+        .arg(Arg::new("no-fuse").long("no-fuse").value_name("LIST").help("Turn these fusion switches off (as dit-opt --no-fuse)"))
+        .arg(
+            Arg::new("dynamic-dim")
+                .long("dynamic-dim")
+                .value_name("N")
+                .default_value("4")
+                .value_parser(clap::value_parser!(u32).range(1..=65536))
+                .help("Run every dynamic dim ('?') as N: the text is specialized before parsing"),
+        )
+        .arg(
+            Arg::new("input-range")
+                .long("input-range")
+                .value_name("LO,HI")
+                .default_value("-1,1")
+                .help("Range of the random float inputs (e.g. 0.1,1 for graphs that need positive values)"),
+        )
+        .arg(
+            Arg::new("max-elements")
+                .long("max-elements")
+                .value_name("N")
+                .value_parser(clap::value_parser!(usize))
+                .help("Skip (and report SKIPPED) a function with an argument or result of more than N elements"),
+        )
+        .arg(
+            Arg::new("skip-dynamic")
+                .long("skip-dynamic")
+                .action(ArgAction::SetTrue)
+                .help("Skip (and report SKIPPED) a chunk whose dynamic dims cannot all be --dynamic-dim; without it that is an error"),
+        )
+        .arg(
+            Arg::new("exclude")
+                .long("exclude")
+                .value_name("FUNCS")
+                .help("Functions not to run, comma-separated (each is reported SKIPPED)"),
+        )
+        .arg(Arg::new("print-outputs").long("print-outputs").action(ArgAction::SetTrue).help("Print the first values of every output"))
+}
+
+fn main() -> ExitCode {
+    let matches = match command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let kind = e.kind();
+            let _ = e.print();
+            return if matches!(
+                kind,
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            ) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            };
+        }
+    };
+    let switches = match fusion_switches(&matches) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("<command line>: error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let input_range = match parse_range(
+        matches
+            .get_one::<String>("input-range")
+            .map_or("-1,1", |s| s.as_str()),
+    ) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("<command line>: error: --input-range: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let options = Options {
+        max_elements: matches.get_one::<usize>("max-elements").copied(),
+        skip_dynamic: matches.get_flag("skip-dynamic"),
+        exclude: matches
+            .get_one::<String>("exclude")
+            .map(|l| {
+                l.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        switches,
+        input_range,
+        dynamic_dim: matches.get_one::<u32>("dynamic-dim").copied().unwrap_or(4) as usize,
+        input: matches
+            .get_one::<String>("input")
+            .cloned()
+            .unwrap_or_default(),
+        entry: matches.get_one::<String>("entry").cloned(),
+        compare_unfused: matches.get_flag("compare-unfused"),
+        pipeline: matches
+            .get_one::<String>("pipeline")
+            .cloned()
+            .unwrap_or_default(),
+        reference: matches.get_one::<String>("reference").cloned(),
+        seed: matches.get_one::<u64>("seed").copied().unwrap_or(0),
+        npy_inputs: matches
+            .get_many::<String>("npy")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
+        target: matches
+            .get_one::<String>("target")
+            .cloned()
+            .unwrap_or_default(),
+        split_input_file: matches.get_flag("split-input-file"),
+        backend: matches
+            .get_one::<String>("backend")
+            .cloned()
+            .unwrap_or_default(),
+        print_outputs: matches.get_flag("print-outputs"),
+    };
+    // Deep graphs recurse in MLIR's verifier and printer: run on a big stack, as dit-opt does.
+    let worker = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || run(&options));
+    match worker.map(|h| h.join()) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("dit-run: error: internal failure (the run panicked)");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Why `job` is not run (reported, not an error): its dynamic dims do not specialize (with
+/// --skip-dynamic), or a tensor is over --max-elements.
+fn skip_reason(job: &jit::Job, text: &str) -> Result<Option<String>, String> {
+    if job.options.exclude.contains(&job.entry) {
+        return Ok(Some("excluded by --exclude".to_string()));
+    }
+    let signature = match jit::read_signature(job, text) {
+        Ok(s) => s,
+        Err(e) if job.options.skip_dynamic && text.contains("// dit-run: specialized") => {
+            let first = e.lines().next().unwrap_or_default().to_string();
+            return Ok(Some(format!(
+                "its dynamic dims do not all specialize to {} ({first})",
+                job.options.dynamic_dim
+            )));
+        }
+        Err(e) => return Err(e),
+    };
+    if let Some(max) = job.options.max_elements {
+        let largest = signature
+            .inputs
+            .iter()
+            .chain(&signature.outputs)
+            .map(|t| t.numel())
+            .max()
+            .unwrap_or(0);
+        if largest > max {
+            return Ok(Some(format!(
+                "a tensor of {largest} elements is over --max-elements={max}"
+            )));
+        }
+    }
+    Ok(None)
+}
+
+fn fusion_switches(m: &clap::ArgMatches) -> Result<dit_passes::fusion::FusionSwitches, String> {
+    let mut switches = match m.get_one::<String>("fuse") {
+        Some(list) => {
+            dit_passes::fusion::FusionSwitches::only(list).map_err(|e| format!("--fuse: {e}"))?
+        }
+        None => dit_passes::fusion::FusionSwitches::default(),
+    };
+    if let Some(list) = m.get_one::<String>("no-fuse") {
+        switches
+            .disable(list)
+            .map_err(|e| format!("--no-fuse: {e}"))?;
+    }
+    Ok(switches)
+}
+
+fn parse_range(text: &str) -> Result<(f64, f64), String> {
+    let (lo, hi) = text.split_once(',').ok_or("expected LO,HI")?;
+    let lo: f64 = lo
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{lo}' is not a number"))?;
+    let hi: f64 = hi
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{hi}' is not a number"))?;
+    if !(lo.is_finite() && hi.is_finite() && lo < hi) {
+        return Err(format!("{lo},{hi} is not a range"));
+    }
+    Ok((lo, hi))
+}
+
+/// Replaces every dynamic dim of a tensor type (`tensor<?x64xf16>`) by `n`: the runtime runs
+/// static shapes. A graph whose dynamic dims are not all equal then fails to verify, with the
+/// verifier's message.
+pub fn specialize_dynamic_dims(text: &str, n: usize) -> String {
+    if !text.contains('?') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut rest = text;
+    while let Some(at) = rest.find("tensor<") {
+        out.push_str(&rest[..at + 7]);
+        rest = &rest[at + 7..];
+        let end = rest.find('>').unwrap_or(rest.len());
+        out.push_str(&rest[..end].replace('?', &n.to_string()));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    if out != text {
+        // Marks the text for --skip-dynamic; a trailing comment changes no line number.
+        out.push_str("\n// dit-run: specialized\n");
+    }
+    out
+}
+
+fn read(path: &str) -> Result<String, String> {
+    let bytes = if path == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+    } else {
+        std::fs::read(path)
+    }
+    .map_err(|e| format!("{path}: error: cannot read input: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| format!("{path}: error: input is not UTF-8"))
+}
+
+fn run(options: &Options) -> ExitCode {
+    let text = match read(&options.input) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let reference = match &options.reference {
+        Some(path) => match read(path) {
+            Ok(t) => Some(specialize_dynamic_dims(&t, options.dynamic_dim)),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
+    let chunks = if options.split_input_file {
+        dit_dialect::diagnostics::split_input(&text)
+    } else {
+        vec![(text.as_str(), 0)]
+    };
+    let name = if options.input == "-" {
+        "<stdin>"
+    } else {
+        options.input.as_str()
+    };
+    let mut ok = true;
+    for (index, (chunk, line_offset)) in chunks.into_iter().enumerate() {
+        let specialized = specialize_dynamic_dims(chunk, options.dynamic_dim);
+        let chunk = specialized.as_str();
+        if options.split_input_file {
+            println!("// chunk {index} (line {})", line_offset + 1);
+        }
+        let entries = match &options.entry {
+            Some(e) => vec![e.clone()],
+            None => match jit::function_names(name, line_offset, chunk) {
+                Ok(names) => names,
+                Err(e) => {
+                    eprintln!("{}", e.trim_end());
+                    ok = false;
+                    continue;
+                }
+            },
+        };
+        if entries.is_empty() {
+            eprintln!("{name}: error: no function to run");
+            ok = false;
+        }
+        for entry in entries {
+            let job = jit::Job {
+                display_name: name,
+                line_offset,
+                options,
+                entry,
+            };
+            match skip_reason(&job, chunk) {
+                Ok(Some(why)) => {
+                    println!("@{}: SKIPPED: {why}", job.entry);
+                    continue;
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    eprintln!("{}", e.trim_end());
+                    ok = false;
+                    continue;
+                }
+            }
+            let result = if options.compare_unfused || reference.is_some() {
+                compare::run_and_compare(&job, chunk, reference.as_deref())
+            } else {
+                compare::run_once(&job, chunk)
+            };
+            if let Err(e) = result {
+                eprintln!("{}", e.trim_end());
+                ok = false;
+            }
+        }
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
