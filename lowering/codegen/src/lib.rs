@@ -198,6 +198,11 @@ pub fn entry_points(module: Op) -> Vec<EntryPoint> {
     entries
 }
 
+/// CANN's aclDataType code of an MLIR element type name (the runtime's dtype codes).
+fn dtype_code(name: &str) -> Option<i32> {
+    dit_runtime::DType::from_mlir_name(name).map(dit_runtime::DType::acl_code)
+}
+
 /// The C header of a lowered module's entry points; it includes the runtime's ABI header.
 pub fn c_header(module: Op, source: &str) -> String {
     let mut out = format!(
@@ -231,6 +236,33 @@ pub fn c_header(module: Op, source: &str) -> String {
             e.outputs.len(),
             e.name
         ));
+        // The same signature as data, so that a generic driver can allocate the descriptors.
+        for (kind, tensors) in [("INPUT", &e.inputs), ("OUTPUT", &e.outputs)] {
+            let codes: Vec<String> = tensors
+                .iter()
+                .map(|t| {
+                    dtype_code(&t.dtype)
+                        .map_or_else(|| format!("-1 /* {} */", t.dtype), |c| c.to_string())
+                })
+                .collect();
+            let ranks: Vec<String> = tensors.iter().map(|t| t.dims.len().to_string()).collect();
+            let dims: Vec<String> = tensors
+                .iter()
+                .map(|t| {
+                    let mut d: Vec<String> = t.dims.iter().map(i64::to_string).collect();
+                    if d.is_empty() {
+                        d.push("0".into());
+                    }
+                    format!("{{{}}}", d.join(", "))
+                })
+                .collect();
+            out.push_str(&format!(
+                "static const int32_t {upper}_{kind}_DTYPES[] = {{{}}};\nstatic const int32_t {upper}_{kind}_RANKS[] = {{{}}};\nstatic const int64_t {upper}_{kind}_DIMS[][8] = {{{}}};\n",
+                codes.join(", "),
+                ranks.join(", "),
+                dims.join(", ")
+            ));
+        }
     }
     out.push_str("\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* DIT_GENERATED_MODEL_H */\n");
     out

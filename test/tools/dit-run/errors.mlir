@@ -7,6 +7,7 @@
 // RUN: not dit-run %S/Inputs/malformed.mlir 2>&1 | FileCheck %s --check-prefix=PARSE
 // RUN: not dit-run %s --target=nosuch --compare-unfused 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not dit-run %S/Inputs/nan.mlir 2>&1 | FileCheck %s --check-prefix=NAN
+// RUN: env ASCEND_HOME_PATH=%t.nocann not dit-run %s --backend=cann 2>&1 | FileCheck %s --check-prefix=CANN
 // RUN: dit-run %s --seed=7 --print-outputs | FileCheck %s --check-prefix=OK
 
 // ENTRY: error: no function @nosuch to run
@@ -17,6 +18,7 @@
 // PARSE: malformed.mlir:4:10: error: use of value '%e' expects different type
 // TARGET: <command line>: error: --target:
 // NAN: error: output 0 of @nan has non-finite values
+// CANN: dit-run: error: {{.*}}ASCEND_HOME_PATH
 // OK: @f: 1 kernels
 // OK: output 0 f32[2,4]: L2 norm
 // OK: values f32[2,4]: [

@@ -22,17 +22,21 @@ fn inputs(job: &Job, signature: &Signature) -> Result<Vec<Tensor>, String> {
         .iter()
         .zip(&signature.roles)
         .enumerate()
-        .map(|(i, (ty, role))| match job.options.npy_inputs.get(i) {
-            Some(path) => crate::npy::read(path, ty),
-            None => Ok(crate::inputs::random(
-                ty,
-                role,
-                job.options.seed,
-                i,
-                job.options.input_range,
-            )),
-        })
-        .collect()
+        .map(
+            |(i, (ty, role))| match (job.options.npy_inputs.get(i), &job.options.input_dir) {
+                (Some(path), _) => crate::npy::read(path, ty),
+                (None, Some(dir)) => crate::inputs::read_raw(&format!("{dir}/in_{i}.bin"), ty),
+                (None, None) => Ok(crate::inputs::random(
+                    ty,
+                    role,
+                    job.options.seed,
+                    i,
+                    job.options.input_range,
+                )),
+            },
+        )
+        .collect::<Result<Vec<_>, String>>()
+        .and_then(|inputs| save_inputs(job, &inputs).map(|_| inputs))
 }
 
 fn describe(t: &Tensor) -> String {
@@ -55,11 +59,39 @@ fn print_values(label: &str, t: &Tensor) {
     );
 }
 
+/// With `--save-inputs`, writes each input as raw bytes.
+fn save_inputs(job: &Job, inputs: &[Tensor]) -> Result<(), String> {
+    let Some(dir) = &job.options.save_inputs else {
+        return Ok(());
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: error: cannot create: {e}"))?;
+    for (i, t) in inputs.iter().enumerate() {
+        let path = std::path::Path::new(dir).join(format!("in_{i}.bin"));
+        std::fs::write(&path, &t.data)
+            .map_err(|e| format!("{}: error: cannot write: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// With `--output-dir`, writes each output of `entry` as .npy.
+fn save_outputs(job: &Job, outputs: &[Tensor]) -> Result<(), String> {
+    let Some(dir) = &job.options.output_dir else {
+        return Ok(());
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: error: cannot create: {e}"))?;
+    for (j, t) in outputs.iter().enumerate() {
+        let path = std::path::Path::new(dir).join(format!("{}.output{j}.npy", job.entry));
+        crate::npy::write(&path, t)?;
+    }
+    Ok(())
+}
+
 /// Runs the module as given and prints a summary of its outputs.
 pub fn run_once(job: &Job, text: &str) -> Result<(), String> {
     let signature = jit::read_signature(job, text)?;
     let inputs = inputs(job, &signature)?;
     let outcome = jit::execute(job, text, &[], &inputs)?;
+    save_outputs(job, &outcome.outputs)?;
     println!("@{}: {} kernels", signature.name, outcome.kernels);
     for (j, t) in outcome.outputs.iter().enumerate() {
         let values = t.to_f64();
@@ -133,6 +165,7 @@ pub fn run_and_compare(job: &Job, text: &str, reference: Option<&str>) -> Result
             (baseline, candidate, job.options.pipeline.clone())
         }
     };
+    save_outputs(job, &candidate.outputs)?;
     println!(
         "@{}: reference {} kernels, {label} {} kernels",
         signature.name, baseline.kernels, candidate.kernels

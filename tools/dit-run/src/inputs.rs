@@ -88,3 +88,22 @@ pub fn random(ty: &TensorType, role: &Role, seed: u64, index: usize, range: (f64
         }
     }
 }
+
+/// Reads a raw input file: exactly the storage bytes of `ty`, row-major.
+pub fn read_raw(path: &str, ty: &TensorType) -> Result<Tensor, String> {
+    let data = std::fs::read(path).map_err(|e| format!("{path}: error: cannot read: {e}"))?;
+    let want = ty.dtype.storage_bytes(ty.numel());
+    if data.len() != want {
+        return Err(format!(
+            "{path}: error: {} bytes, expected {want} for {}{:?}",
+            data.len(),
+            ty.dtype.mlir_name(),
+            ty.shape
+        ));
+    }
+    Ok(Tensor {
+        dtype: ty.dtype,
+        shape: ty.shape.clone(),
+        data,
+    })
+}

@@ -28,6 +28,12 @@ pub struct Options {
     pub split_input_file: bool,
     pub backend: String,
     pub print_outputs: bool,
+    /// Where to read every input as raw bytes (`in_<i>.bin`), as examples/c/run_model.c does.
+    pub input_dir: Option<String>,
+    /// Where to write the inputs of the run as raw bytes (`in_<i>.bin`).
+    pub save_inputs: Option<String>,
+    /// Where to write each output as .npy (`<entry>.output<j>.npy`).
+    pub output_dir: Option<String>,
     /// The fusion switches of the transformed run (`--fuse`, `--no-fuse`).
     pub switches: dit_passes::fusion::FusionSwitches,
     /// Every dynamic dim is specialized to this before running.
@@ -102,6 +108,24 @@ fn command() -> Command {
                 .long("exclude")
                 .value_name("FUNCS")
                 .help("Functions not to run, comma-separated (each is reported SKIPPED)"),
+        )
+        .arg(
+            Arg::new("input-dir")
+                .long("input-dir")
+                .value_name("DIR")
+                .help("Read input i as raw bytes from DIR/in_<i>.bin (row-major, the dtype's storage encoding)"),
+        )
+        .arg(
+            Arg::new("save-inputs")
+                .long("save-inputs")
+                .value_name("DIR")
+                .help("Write the inputs used as DIR/in_<i>.bin (what --input-dir and examples/c/run_model.c read)"),
+        )
+        .arg(
+            Arg::new("output-dir")
+                .long("output-dir")
+                .value_name("DIR")
+                .help("Write every output as DIR/<function>.output<j>.npy (the transformed run's with --compare-unfused)"),
         )
         .arg(Arg::new("print-outputs").long("print-outputs").action(ArgAction::SetTrue).help("Print the first values of every output"))
 }
@@ -181,6 +205,9 @@ fn main() -> ExitCode {
             .cloned()
             .unwrap_or_default(),
         print_outputs: matches.get_flag("print-outputs"),
+        output_dir: matches.get_one::<String>("output-dir").cloned(),
+        input_dir: matches.get_one::<String>("input-dir").cloned(),
+        save_inputs: matches.get_one::<String>("save-inputs").cloned(),
     };
     // Deep graphs recurse in MLIR's verifier and printer: run on a big stack, as dit-opt does.
     let worker = std::thread::Builder::new()

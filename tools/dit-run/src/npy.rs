@@ -88,6 +88,34 @@ pub fn read(path: &str, ty: &TensorType) -> Result<Tensor, String> {
     })
 }
 
+/// Writes `t` to `path` as a version 1.0 .npy file (bf16 as `<u2` raw bits, the 4-bit types
+/// as their packed bytes `|u1`).
+pub fn write(path: &std::path::Path, t: &Tensor) -> Result<(), String> {
+    let descr = descrs(t.dtype).first().copied().unwrap_or("|u1");
+    let shape = match t.shape.len() {
+        1 => format!("({},)", t.shape[0]),
+        _ => format!(
+            "({})",
+            t.shape
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    // Pad so that the data starts on a 64-byte boundary, as numpy writes it.
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    bytes.extend_from_slice(&t.data);
+    std::fs::write(path, bytes).map_err(|e| format!("{}: error: cannot write: {e}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +134,16 @@ mod tests {
         let f = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(f.path(), bytes).unwrap();
         f
+    }
+
+    #[test]
+    fn write_then_read_round_trips() {
+        let t = Tensor::from_f64(DType::BF16, &[2, 3], &[1.0, -2.0, 0.5, 3.0, 4.0, -0.25]).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.npy");
+        write(&path, &t).unwrap();
+        let back = read(path.to_str().unwrap(), &t.ty()).unwrap();
+        assert_eq!(back, t);
     }
 
     #[test]
