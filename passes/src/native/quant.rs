@@ -165,26 +165,37 @@ fn gmm_swiglu_quant_fits(args: Args, state: &NativeState) -> bool {
     fits(state, args.attr_at(3), Some(root.result(0)), check)
 }
 
-/// Rewrite: `GmmSwigluVariant(g) -> Attr`.
+/// The grouped_matmul's group list kind ("cumsum" when unset).
+fn group_list_kind(g: Op) -> String {
+    str_attr(g, "group_list_type").unwrap_or_else(|| "cumsum".to_string())
+}
+
+/// Pushes a string attribute computed from the grouped_matmul (operand 0) as the result.
+fn push_gmm_string(args: Args, results: MlirPDLResultList, value: fn(Op) -> String) -> bool {
+    let Some(g) = args.op_at(0) else {
+        return false;
+    };
+    let text = value(g);
+    // SAFETY: the result list is the interpreter's.
+    unsafe { mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), &text).0) };
+    true
+}
+
+/// Rewrite: `GmmSwigluVariant(g) -> Attr`: V1 reads a cumulative list, V2 also counts.
 fn gmm_swiglu_variant(
     args: Args,
     _: &NativeState,
     results: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    let Some(g) = args.op_at(0) else {
-        return false;
-    };
-    let variant = if str_attr(g, "group_list_type").as_deref() == Some("count") {
-        "v2"
-    } else {
-        "v1"
-    };
-    // SAFETY: the result list is the interpreter's.
-    unsafe {
-        mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), variant).0)
-    };
-    true
+    push_gmm_string(args, results, |g| {
+        if group_list_kind(g) == "count" {
+            "v2"
+        } else {
+            "v1"
+        }
+        .to_string()
+    })
 }
 
 /// Rewrite: `GmmGroupListType(g) -> Attr`: the grouped_matmul's group list kind, carried onto
@@ -195,13 +206,7 @@ fn gmm_group_list_type(
     results: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    let Some(g) = args.op_at(0) else {
-        return false;
-    };
-    let kind = str_attr(g, "group_list_type").unwrap_or_else(|| "cumsum".to_string());
-    // SAFETY: the result list is the interpreter's.
-    unsafe { mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), &kind).0) };
-    true
+    push_gmm_string(args, results, group_list_kind)
 }
 
 /// Constraint: `ReportUnquantizedGmm(g, s, pattern)`: records and never holds.

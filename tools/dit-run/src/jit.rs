@@ -228,7 +228,14 @@ pub fn execute(
     if !steps.is_empty() && dit_passes::run_pipeline(&mut module, steps, &pipeline).is_err() {
         return Err(fail("the pipeline failed"));
     }
-    let kernels = dit_passes::count_kernels(Op(module.as_operation().to_raw()));
+    // Kernels of the function run, not of the whole module.
+    let kernels = dit_passes::cost::measure_functions(
+        Op(module.as_operation().to_raw()),
+        &dit_passes::cost::ShapeHints::default(),
+    )
+    .into_iter()
+    .find(|(name, _)| *name == job.entry)
+    .map_or(0, |(_, cost)| cost.kernels);
     let lower = PipelineStep {
         info: dit_passes::lookup("dit-lower-to-aclnn").ok_or("no lowering pass")?,
         options: Vec::new(),
