@@ -281,14 +281,11 @@ fn dominates(x: Val, at: Op, block: Block) -> bool {
     let Some(def) = x.defining_op() else {
         return true; // A block argument of this block or of an enclosing one.
     };
-    let ops = block.ops();
-    match (
-        ops.iter().position(|o| *o == def),
-        ops.iter().position(|o| *o == at),
-    ) {
-        (Some(d), Some(a)) => d < a,
+    let in_block = |o: Op| o.block().is_some_and(|b| b.0.ptr == block.0.ptr);
+    match (in_block(def), in_block(at)) {
+        (true, true) => def.is_before_in_block(at),
         // Defined in an enclosing block (it is used here, so it dominates).
-        (None, Some(_)) => true,
+        (false, true) => true,
         _ => false,
     }
 }
@@ -315,13 +312,9 @@ fn concat_of(
         .iter()
         .map(|v| v.tensor().and_then(|t| t.shape[d]))
         .try_fold(0i64, |acc, n| n.and_then(|n| acc.checked_add(n)));
-    let ops = entry.ops();
     let anchor = match last_concat {
-        Some(last) => {
-            let at = ops.iter().position(|o| o == last).ok_or("lost a concat")?;
-            *ops.get(at + 1).ok_or("no op after a concat")?
-        }
-        None => *ops.first().ok_or("empty entry block")?,
+        Some(last) => last.next_in_block().ok_or("no op after a concat")?,
+        None => entry.first_op().ok_or("empty entry block")?,
     };
     let raw = anchor.context_raw();
     let ty = ir::tensor_type(raw, &shape, &first.elem)

@@ -18,6 +18,7 @@ use dit_dialect::{
     ops::{i64_array_attr, i64_attr},
 };
 use melior::ir::TypeLike;
+use std::collections::{HashMap, HashSet};
 
 /// The pass.
 pub struct SinkSplit;
@@ -32,49 +33,101 @@ impl DitPass for SinkSplit {
 /// Merges split/slice trees under `root` until none is left; returns how many merges applied.
 pub fn sink_splits(root: Op, context: &PassContext) -> usize {
     let mut merged = 0;
-    // Each merge erases ops (and may erase values other candidates name), so after one the
-    // walk starts again. Every merge removes at least one split/slice op: this terminates.
-    while merge_first(root, context) {
-        merged += 1;
+    // A round merges every tree it can; a merge can make a new tree (a cutter left alone now
+    // reads a result of the merged split), so rounds repeat until one merges nothing. Every
+    // merge removes at least one split/slice op: this terminates.
+    loop {
+        let round = merge_round(root, context);
+        if round == 0 {
+            return merged;
+        }
+        merged += round;
     }
-    merged
 }
 
-/// Finds and applies one merge; whether there was one.
-fn merge_first(root: Op, context: &PassContext) -> bool {
+/// Applies every merge one walk finds; returns how many. One walk indexes every cutter by the
+/// value it cuts, so a round costs one pass over the module however many trees there are.
+fn merge_round(root: Op, context: &PassContext) -> usize {
     let mut inputs: Vec<Val> = Vec::new();
+    let mut by_input: HashMap<usize, Vec<Op>> = HashMap::new();
+    // Walk order keeps the program order of the ops of one block.
+    let mut position: HashMap<usize, usize> = HashMap::new();
     root.walk(&mut |op| {
         if is_cutter(op) && op.num_operands() == 1 {
+            position.insert(op.0.ptr as usize, position.len());
             let x = op.operand(0);
-            if !inputs.contains(&x) {
-                inputs.push(x);
-            }
+            by_input
+                .entry(x.key())
+                .or_insert_with(|| {
+                    inputs.push(x);
+                    Vec::new()
+                })
+                .push(op);
         }
     });
+    // Values of trees merged in this round: their cutters are gone (a piece of one tree is
+    // the input of a subtree listed after it, and must not be touched again).
+    let mut dead: HashSet<usize> = HashSet::new();
+    let mut merged = 0;
     for x in inputs {
+        if dead.contains(&x.key()) {
+            continue;
+        }
         let Some(t) = x.tensor() else { continue };
         let rank = t.rank();
         let Some(block) = block_of(x) else { continue };
-        let ops = block.ops();
+        let tree = tree_of(x, block, &by_input, &position);
         let mut dims: Vec<usize> = Vec::new();
-        for op in &ops {
-            if is_cutter(*op) && op.num_operands() == 1 && op.operand(0) == x {
-                if let Some(d) = cut_dim(*op, rank) {
-                    if !dims.contains(&d) {
-                        dims.push(d);
-                    }
+        for op in &by_input[&x.key()] {
+            if let Some(d) = cut_dim(*op, rank) {
+                if !dims.contains(&d) {
+                    dims.push(d);
                 }
             }
         }
         for d in dims {
             let Some(size) = t.shape[d] else { continue };
-            if let Some(plan) = plan(x, d, size, &ops) {
+            if let Some(plan) = plan(x, d, size, &tree) {
+                for op in &tree {
+                    dead.extend(op.results().into_iter().map(|r| r.key()));
+                }
                 apply(x, d, &t.shape, plan, context);
-                return true;
+                merged += 1;
+                break;
             }
         }
     }
-    false
+    merged
+}
+
+/// The cutters of `x`'s tree in `block`: those of x, those of their pieces, and so on, in
+/// program order (parents before children, as `plan` needs).
+fn tree_of(
+    x: Val,
+    block: Block,
+    by_input: &HashMap<usize, Vec<Op>>,
+    position: &HashMap<usize, usize>,
+) -> Vec<Op> {
+    let mut tree: Vec<Op> = Vec::new();
+    let mut frontier = vec![x];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = frontier.pop() {
+        for op in by_input.get(&v.key()).into_iter().flatten() {
+            let in_block = op.block().is_some_and(|b| b.0.ptr == block.0.ptr);
+            if in_block && seen.insert(op.0.ptr as usize) {
+                tree.push(*op);
+                frontier.extend(op.results());
+            }
+        }
+    }
+    // Program order keeps a parent before its children (a child reads the parent's result).
+    tree.sort_by_key(|o| {
+        position
+            .get(&(o.0.ptr as usize))
+            .copied()
+            .unwrap_or(usize::MAX)
+    });
+    tree
 }
 
 fn is_cutter(op: Op) -> bool {

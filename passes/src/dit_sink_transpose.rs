@@ -18,16 +18,27 @@ pub struct SinkTranspose;
 
 impl DitPass for SinkTranspose {
     fn run(&mut self, module: Op, context: &PassContext) -> Result<(), PassFailed> {
-        // Each rewrite moves one transpose one op down (or into attention); repeat to a fixed
-        // point, bounded by the number of ops.
-        let mut budget = 10_000;
+        // Each rewrite moves one transpose one op down (or into attention). A round visits the
+        // ops in program order, so a moved transpose meets its next consumer in the same
+        // round; rounds repeat to a fixed point, bounded by a rewrite budget. A rewrite erases
+        // only the transposes feeding the op it visits, which come before it: the rest of the
+        // round's list stays alive.
+        let mut budget = 100_000usize;
         loop {
             let mut ops = Vec::new();
             module.walk(&mut |op| ops.push(op));
-            let changed = ops.into_iter().find_map(|op| sink_once(op, context));
-            match changed {
-                Some(()) if budget > 0 => budget -= 1,
-                _ => break,
+            let mut changed = false;
+            for op in ops {
+                if budget == 0 {
+                    break;
+                }
+                if sink_once(op, context).is_some() {
+                    changed = true;
+                    budget -= 1;
+                }
+            }
+            if !changed || budget == 0 {
+                break;
             }
         }
         Ok(())

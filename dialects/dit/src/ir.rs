@@ -352,6 +352,20 @@ impl Op {
         (!next.ptr.is_null()).then_some(Op(next))
     }
 
+    /// The block that holds this op, if any.
+    pub fn block(self) -> Option<Block> {
+        // SAFETY: the op is alive; a null block means it is in none.
+        let block = unsafe { mlirOperationGetBlock(self.0) };
+        (!block.ptr.is_null()).then_some(Block(block))
+    }
+
+    /// Whether this op comes before `other` in their (common) block. MLIR keeps op order
+    /// numbers per block, so this is amortized constant time, not a scan.
+    pub fn is_before_in_block(self, other: Op) -> bool {
+        // SAFETY: both ops are alive and in the same block (callers check `block`).
+        unsafe { mlirOperationIsBeforeInBlock(self.0, other.0) }
+    }
+
     /// The op that contains this one, if any.
     pub fn parent(self) -> Option<Op> {
         // SAFETY: as above.
@@ -414,6 +428,13 @@ impl Block {
     pub fn parent_op(self) -> Option<Op> {
         // SAFETY: the block is alive.
         let op = unsafe { mlirBlockGetParentOperation(self.0) };
+        (!op.ptr.is_null()).then_some(Op(op))
+    }
+
+    /// The block's first op, if any.
+    pub fn first_op(self) -> Option<Op> {
+        // SAFETY: the block is alive.
+        let op = unsafe { mlirBlockGetFirstOperation(self.0) };
         (!op.ptr.is_null()).then_some(Op(op))
     }
 
