@@ -5,11 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # LLVM/MLIR 22 (mlir-opt, mlir-pdll, FileCheck, lit, not), the libraries mlir-sys, tblgen and
-# inkwell link, and the C/C++ toolchain for the cc crate and bindgen.
+# inkwell link, the C/C++ toolchain for the cc crate and bindgen, and cmake for the project
+# `dit-opt --emit=ascendc` writes (its tests configure and build it).
 PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libpolly-22-dev libclang-22-dev
   libzstd-dev libz3-dev libxml2-dev zlib1g-dev
-  build-essential pkg-config python3 curl ca-certificates git
+  build-essential pkg-config python3 curl ca-certificates git cmake
 )
 
 as_root() {

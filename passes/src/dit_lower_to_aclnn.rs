@@ -112,7 +112,7 @@ fn parse_module(module: Op, text: &str) -> Option<Op> {
 }
 
 /// A lowering failure: the op it is about and why.
-type Failure = (Op, String);
+pub type Failure = (Op, String);
 
 /// The lowered module's text.
 fn lower_module(top: Block) -> Result<String, Failure> {
@@ -720,8 +720,10 @@ fn operand_slots(op: Op) -> Vec<Option<Val>> {
     slots
 }
 
-/// `dit.fused`'s region as the runtime's JSON body program.
-fn fused_body(op: Op) -> Result<Value, Failure> {
+/// `dit.fused`'s region as the runtime's JSON body program (also what `--emit=ascendc`
+/// generates kernels from). Errors name the op that cannot be expressed (dynamic dims, an
+/// element type without runtime encoding, a non-dit op in the region).
+pub fn fused_body(op: Op) -> Result<Value, Failure> {
     let block = op
         .region_blocks(0)
         .into_iter()

@@ -4,6 +4,7 @@
 pub mod cost;
 pub mod dit_auto_fuse;
 pub mod dit_canonicalize;
+pub mod dit_convert_torch_to_dit;
 pub mod dit_cse;
 pub mod dit_dce;
 pub mod dit_fold_transpose_quant_matmul;
@@ -21,6 +22,7 @@ pub mod pdl;
 pub mod pipeline;
 pub mod registry;
 pub mod report;
+pub mod torch;
 
 pub use cost::{measure, GraphCost};
 pub use pipeline::{parse_pipeline, run_pipeline, PipelineError, PipelineOptions, PipelineStep};

@@ -274,7 +274,57 @@ report.",
             Ok(Box::new(crate::dit_merge_horizontal::MergeHorizontal::from_options(options)?))
         },
     },
+    PassInfo {
+        flag: "dit-convert-torch-to-dit",
+        summary: "Import a torch-mlir graph (torch dialect, generic form) into dit ops; the rest becomes dit.opaque",
+        description: "Issue 8 item 2. The input is torch-mlir's torch dialect in generic form (the fx \
+importer's output, e.g. tools/dit-import): dit-opt parses it as unregistered ops with opaque \
+`!torch.*` types, allowing unregistered dialects whenever this pass is in the pipeline (or with \
+--allow-unregistered-dialect). Value tensors `!torch.vtensor<[d,...],dtype>` become \
+`tensor<dx...xdtype>` (`?` and -1 dims dynamic; si64/si32/si16/si8 become signless, ui8 stays \
+unsigned), in function signatures (block arguments and `function_type`) and on every value. \
+Converted: aten.linear, addmm (beta = alpha = 1; with a transposed 2-d weight it becomes \
+dit.linear), mm, bmm, matmul, baddbmm (last-two-dim transposes fold into transpose_a/b), \
+_grouped_mm (dit.grouped_matmul, cumsum group list); gelu (none/tanh), silu, sigmoid, tanh, relu, \
+rsqrt, sqrt, exp, neg, erf, square, reciprocal; add, sub, rsub, mul, div (true division), pow, in \
+their Tensor and Scalar forms (operands cast to the result's dtype as torch's type promotion does, \
+Python scalars as 0-d constants of that dtype, alpha applied); mean.dim, sum.dim_IntList, mean, \
+sum; softmax.int, _softmax; layer_norm and native_layer_norm (normalized_shape the last dim; mean \
+and rstd unused), rms_norm (a missing weight is a ones constant, a missing eps torch's \
+finfo(dtype).eps); scaled_dot_product_attention without dropout or is_causal -> dit.attention \
+(BNSD, scale or 1/sqrt(head dim); a boolean keep-mask m becomes dit's masked-out mask 1 - m in \
+i8); cat, stack; split.Tensor, split_with_sizes, chunk, tensor_split.sections, unbind (through \
+their torch.prim.ListUnpack) -> dit.split; slice.Tensor, select.int, narrow -> dit.slice (INT64_MAX \
+ends clamped to the dim); slice_scatter (step 1: a concat of slices; a strided write covering the \
+dim, such as `out[..., 0::2] = a`: a concat of columns); repeat_interleave.self_int; view, reshape, \
+_unsafe_view, flatten, unflatten, squeeze, unsqueeze, view_as -> dit.reshape; permute, transpose.int, \
+t, movedim -> dit.transpose; expand, broadcast_to -> dit.broadcast; view.dtype -> dit.bitcast; \
+_to_copy, to.dtype/dtype_layout/device/other, type_as, copy, prims.convert_element_type -> dit.cast \
+(nothing when the dtype is unchanged); clone, contiguous, detach, alias, dropout (inference) -> \
+their input; torch.vtensor.literal, full, ones, zeros, empty, scalar_tensor, NumToTensor and their \
+_like/new_ forms -> arith.constant. `torch.operator` ops are converted as the aten op they name. \
+Every group of new ops is checked by the dit verifier and MLIR's verifier before it replaces the \
+torch op. Any other torch op with tensor results, and any supported op whose arguments the \
+contract cannot express (a non-constant dim, an additive attention mask, a rounding mode, ...), \
+becomes `dit.opaque` with `name` = the aten name, its tensor operands (also those under lists and \
+shape arithmetic) and its constant arguments as `arg<i>` attributes; each is a skip in the fusion \
+report with the reason. Runtime asserts are dropped; returned tuples are flattened; `torch.*` \
+attributes are dropped; equal ops the conversion emitted are merged and dead ones erased (dit-cse, \
+dit-dce). Afterwards only builtin, func, arith and dit ops with builtin types may remain: any other \
+op (a typo such as `dti.gelu`), an unranked or dtype-less tensor, a torch scalar that dit code \
+reads, or an op with regions is a located error. dit-opt runs this pass (and any directly after \
+it) before measuring the graph, so the fusion report's kernels and bytes \"before\" are those of \
+the imported graph.",
+        options: no_options,
+        verify_after: true,
+        create: |_| Ok(Box::new(crate::dit_convert_torch_to_dit::ConvertTorchToDit)),
+    },
 ];
+
+/// Passes that import another dialect into dit. dit-opt allows unregistered dialects while
+/// parsing when one is in the pipeline, and runs the ones at the start of the pipeline before
+/// it measures the graph for the fusion report.
+pub const IMPORT_PASSES: &[&str] = &["dit-convert-torch-to-dit"];
 
 /// A named pipeline: one flag that runs several passes in order.
 #[derive(Clone, Copy, Debug)]

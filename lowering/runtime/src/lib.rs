@@ -8,6 +8,7 @@ pub mod context;
 pub mod cpu;
 pub mod dtype;
 pub mod fused;
+pub mod generated;
 pub mod kernels;
 pub mod tensor;
 

@@ -17,6 +17,9 @@ pub struct Options {
     pub timing: bool,
     pub print_debuginfo: bool,
     pub print_generic: bool,
+    /// `--allow-unregistered-dialect` (implied by an import pass such as
+    /// dit-convert-torch-to-dit).
+    pub allow_unregistered_dialect: bool,
     pub list_passes: bool,
     pub show_dialects: bool,
     pub print_passes_doc: bool,
@@ -33,7 +36,7 @@ pub struct Options {
     pub fusion_config: Option<String>,
     /// `--shape-hint=NAME_OR_INDEX=VALUE`, repeatable.
     pub shape_hints: Vec<String>,
-    /// `--emit=mlir|llvm|asm|obj|header`.
+    /// `--emit=mlir|llvm|asm|obj|header|ascendc`.
     pub emit: String,
 }
 
@@ -81,6 +84,10 @@ pub fn command() -> Command {
             "mlir-print-op-generic",
             "Print every op in generic form",
         ))
+        .arg(flag(
+            "allow-unregistered-dialect",
+            "Parse ops and types of dialects dit-opt does not know (implied by --dit-convert-torch-to-dit)",
+        ))
         .arg(flag("list-passes", "List the registered passes and exit"))
         .arg(flag(
             "show-dialects",
@@ -121,9 +128,9 @@ pub fn command() -> Command {
             Arg::new("emit")
                 .long("emit")
                 .value_name("KIND")
-                .value_parser(["mlir", "llvm", "asm", "obj", "header"])
+                .value_parser(["mlir", "llvm", "asm", "obj", "header", "ascendc"])
                 .default_value("mlir")
-                .help("What to write: MLIR (default), or (after lowering with --dit-lower-to-aclnn, added when missing) LLVM IR, assembly, an object file, or the entry points' C header"),
+                .help("What to write: MLIR (default), or (after lowering with --dit-lower-to-aclnn, added when missing) LLVM IR, assembly, an object file, the entry points' C header, or (ascendc, -o DIR) an Ascend C kernel per dit.fused group with the CMake project that builds them and the host object"),
         )
         .arg(
             Arg::new("shape-hint")
@@ -203,6 +210,7 @@ pub fn options(m: &ArgMatches) -> Options {
         timing: m.get_flag("mlir-timing"),
         print_debuginfo: m.get_flag("mlir-print-debuginfo"),
         print_generic: m.get_flag("mlir-print-op-generic"),
+        allow_unregistered_dialect: m.get_flag("allow-unregistered-dialect"),
         list_passes: m.get_flag("list-passes"),
         show_dialects: m.get_flag("show-dialects"),
         print_passes_doc: m.get_flag("print-passes-doc"),

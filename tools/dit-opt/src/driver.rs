@@ -86,6 +86,29 @@ impl Session<'_> {
         if !verifier::verify_and_report(root) {
             return failed;
         }
+        let report = FusionReport::default();
+        let pipeline = PipelineOptions {
+            context: PassContext {
+                report: report.clone(),
+                switches: self.switches.clone(),
+                target: self.target,
+            },
+            print_ir_after_all: self.options.print_ir_after_all,
+            timing: self.options.timing,
+        };
+        // Import passes at the start of the pipeline run first: "before" in the fusion report
+        // is the imported dit graph, not the foreign one (which has no dit kernels to count).
+        let imports = self
+            .steps
+            .iter()
+            .take_while(|s| dit_passes::registry::IMPORT_PASSES.contains(&s.info.flag))
+            .count();
+        let (import_steps, steps) = self.steps.split_at(imports);
+        if !self.run_steps(&mut module, import_steps, &pipeline) {
+            return failed;
+        }
+        let root = Op(module.as_operation().to_raw());
+        // Checked on the imported graph: a torch signature has no tensor dims to bind.
         let unmatched = self.shape_hints.unmatched(root);
         if !unmatched.is_empty() {
             dit_dialect::diagnostics::emit_error(
@@ -99,26 +122,7 @@ impl Session<'_> {
         }
         let cost_before = measure_with(root, &self.shape_hints);
         let functions_before = measure_functions(root, &self.shape_hints);
-        let report = FusionReport::default();
-        let pipeline = PipelineOptions {
-            context: PassContext {
-                report: report.clone(),
-                switches: self.switches.clone(),
-                target: self.target,
-            },
-            print_ir_after_all: self.options.print_ir_after_all,
-            timing: self.options.timing,
-        };
-        if !self.steps.is_empty()
-            && dit_passes::run_pipeline(&mut module, &self.steps, &pipeline).is_err()
-        {
-            // A failing pass reports its own diagnostics; make sure at least one error says so.
-            if !self.sink.has_errors() {
-                dit_dialect::diagnostics::emit_error(
-                    module.as_operation().location(),
-                    "pass pipeline failed",
-                );
-            }
+        if !self.run_steps(&mut module, steps, &pipeline) {
             return failed;
         }
         if let Some(format) = &self.options.fusion_report {
@@ -178,9 +182,33 @@ impl Session<'_> {
         }
     }
 
+    /// Runs `steps` (nothing when empty); false when a pass failed, with at least one error
+    /// reported.
+    fn run_steps(
+        &self,
+        module: &mut Module,
+        steps: &[PipelineStep],
+        pipeline: &PipelineOptions,
+    ) -> bool {
+        if steps.is_empty() || dit_passes::run_pipeline(module, steps, pipeline).is_ok() {
+            return true;
+        }
+        // A failing pass reports its own diagnostics; make sure at least one error says so.
+        if !self.sink.has_errors() {
+            dit_dialect::diagnostics::emit_error(
+                module.as_operation().location(),
+                "pass pipeline failed",
+            );
+        }
+        false
+    }
+
     /// `--emit=llvm|asm|obj|header`: lowers the module when the pipeline did not, then hands
     /// it to the code generator.
     fn emit_lowered(&self, module: &mut Module, pipeline: &PipelineOptions) -> Option<Vec<u8>> {
+        if self.options.emit == "ascendc" {
+            return self.emit_ascendc(module, pipeline);
+        }
         let root = Op(module.as_operation().to_raw());
         let mut has_dit = false;
         root.walk(&mut |op| has_dit |= op.name().starts_with("dit."));
@@ -210,6 +238,79 @@ impl Session<'_> {
                 None
             }
         }
+    }
+
+    /// `--emit=ascendc -o DIR`: an Ascend C kernel per dit.fused group (crate dit-ascendc), the
+    /// CMake project that builds them, and the lowered host code (`host/model.o`, `model.h`).
+    /// Writes DIR itself; the returned bytes are empty.
+    fn emit_ascendc(&self, module: &mut Module, pipeline: &PipelineOptions) -> Option<Vec<u8>> {
+        use dit_dialect::diagnostics::emit_error;
+        let location = module.as_operation().location();
+        let Some(dir) = self.options.output.as_deref().filter(|o| *o != "-") else {
+            emit_error(
+                location,
+                "--emit=ascendc writes a directory: name it with -o DIR",
+            );
+            return None;
+        };
+        let spec = dit_ascendc::TargetSpec::new(self.target.name, self.target.ub_bytes);
+        let mut groups = Vec::new();
+        Op(module.as_operation().to_raw()).walk(&mut |op| {
+            if op.is("dit.fused") {
+                groups.push(op);
+            }
+        });
+        let mut kernels = Vec::new();
+        let mut failed = false;
+        for op in groups {
+            let name = op
+                .attr("kernel")
+                .and_then(|a| a.as_str())
+                .unwrap_or_default();
+            let kernel = dit_passes::dit_lower_to_aclnn::fused_body(op).and_then(|body| {
+                dit_ascendc::generate_from_body(&name, body, &spec).map_err(|m| (op, m))
+            });
+            match kernel {
+                Ok(k) => kernels.push(k),
+                Err((at, message)) => {
+                    emit_error(at.location(), &format!("--emit=ascendc: {message}"));
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            return None;
+        }
+        // The host code: the module lowered to runtime calls, as an object and its C header.
+        let lower = PipelineStep {
+            info: dit_passes::lookup("dit-lower-to-aclnn")?,
+            options: Vec::new(),
+        };
+        dit_passes::run_pipeline(module, &[lower], pipeline).ok()?;
+        let root = Op(module.as_operation().to_raw());
+        let host = match dit_codegen::emit(root, dit_codegen::EmitKind::Obj) {
+            Ok(object) => dit_ascendc::project::HostObject {
+                object,
+                header: dit_codegen::c_header(root, &self.sink.buffer().display_name),
+            },
+            Err(e) => {
+                emit_error(location, &format!("--emit=ascendc: the host object: {e}"));
+                return None;
+            }
+        };
+        if let Err(e) = dit_ascendc::project::write_project(
+            std::path::Path::new(dir),
+            &kernels,
+            &spec,
+            Some(&host),
+        ) {
+            emit_error(
+                location,
+                &format!("--emit=ascendc: cannot write {dir}: {e}"),
+            );
+            return None;
+        }
+        Some(Vec::new())
     }
 
     fn report(&self, diagnostics: &[Diagnostic]) {

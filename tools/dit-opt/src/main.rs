@@ -139,6 +139,12 @@ fn run(options: &cli::Options) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(format!("<dit-opt>: error: {e}")),
     };
+    // An import pass reads a dialect dit-opt does not register (torch): its ops and types parse
+    // as unregistered ones, and the pass reports whatever foreign IR it leaves.
+    let imports = steps
+        .iter()
+        .any(|s| dit_passes::registry::IMPORT_PASSES.contains(&s.info.flag));
+    context.set_allow_unregistered_dialects(options.allow_unregistered_dialect || imports);
     if options.emit != "mlir" && options.split_input_file {
         return fail(format!(
             "<command line>: error: --emit={} writes one module: it cannot be combined with --split-input-file",
@@ -191,6 +197,8 @@ fn run(options: &cli::Options) -> ExitCode {
     // As mlir-opt: the chunks that succeeded reach stdout; an output file is only written
     // when everything succeeded.
     let written = match &options.output {
+        // --emit=ascendc wrote its project directory itself.
+        _ if options.emit == "ascendc" => Ok(()),
         Some(path) if path != "-" => match ok {
             true => std::fs::write(path, &output),
             false => Ok(()),

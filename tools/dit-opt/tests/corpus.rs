@@ -16,8 +16,14 @@ use std::{
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 const FORBIDDEN: &[&str] = &["panicked", "RUST_BACKTRACE", "Assertion", "Stack dump"];
-/// The ways each corpus file is run.
-const MODES: &[&[&str]] = &[&[], &["--split-input-file"], &["--dit-canonicalize"]];
+/// The ways each corpus file is run. The torch import allows unregistered dialects while
+/// parsing: malformed input must still fail with a located error.
+const MODES: &[&[&str]] = &[
+    &[],
+    &["--split-input-file"],
+    &["--dit-canonicalize"],
+    &["--dit-convert-torch-to-dit"],
+];
 
 fn dit_opt() -> &'static str {
     env!("CARGO_BIN_EXE_dit-opt")

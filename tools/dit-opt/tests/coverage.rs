@@ -1,9 +1,12 @@
 //! The model × fusion coverage matrix (docs/coverage.md, like seed 000 §3.3, but measured):
 //! runs `dit-opt MODEL --fuse-all --fusion-report=json` on examples/flux_double_block.mlir and
-//! every model graph in test/models, checks that each fused output re-parses and verifies, and
-//! renders what every fusion switch matched and applied, the kernel counts and every skip with
-//! its reason. The test fails while docs/coverage.md differs from what it renders; run it with
-//! `DIT_UPDATE_COVERAGE=1` to rewrite the file instead.
+//! every model graph in test/models, and `dit-opt MODEL --dit-convert-torch-to-dit --fuse-all
+//! --fusion-report=json` on every torch-mlir export in test/models/imported (tools/dit-import),
+//! checks that each fused output re-parses and verifies, and renders what every fusion switch
+//! matched and applied, the kernel counts, every skip with its reason, and for the imported
+//! models the torch ops converted and the aten ops left as `dit.opaque`. The test fails while
+//! docs/coverage.md differs from what it renders; run it with `DIT_UPDATE_COVERAGE=1` to rewrite
+//! the file instead.
 
 use dit_passes::fusion::SWITCHES;
 use serde_json::Value;
@@ -16,6 +19,10 @@ use std::{
 };
 
 const DOC: &str = "docs/coverage.md";
+/// torch-mlir exports (tools/dit-import), imported by the conversion pass before fusing.
+const IMPORTED_DIR: &str = "test/models/imported";
+/// The conversion pass: its report entries are the import, not a fusion.
+const IMPORT_PASS: &str = "dit-convert-torch-to-dit";
 const UPDATE_VAR: &str = "DIT_UPDATE_COVERAGE";
 const REGENERATE: &str = "DIT_UPDATE_COVERAGE=1 cargo test -p dit-opt --test coverage";
 
@@ -45,6 +52,16 @@ fn models(root: &Path) -> Vec<(String, String)> {
             rel.push(format!("test/models/{name}"));
         }
     }
+    // Imported exports are named `imported/<stem>`: the same model may also be hand-written.
+    if let Ok(entries) = fs::read_dir(root.join(IMPORTED_DIR)) {
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.extension().is_some_and(|x| x == "mlir") {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                rel.push(format!("{IMPORTED_DIR}/{name}"));
+            }
+        }
+    }
     let mut out: Vec<(String, String)> = rel
         .into_iter()
         .filter(|r| {
@@ -58,7 +75,11 @@ fn models(root: &Path) -> Vec<(String, String)> {
                 .unwrap()
                 .to_string_lossy()
                 .into_owned();
-            (stem, r)
+            if is_imported(&r) {
+                (format!("imported/{stem}"), r)
+            } else {
+                (stem, r)
+            }
         })
         .collect();
     out.sort();
@@ -72,6 +93,20 @@ fn models(root: &Path) -> Vec<(String, String)> {
         );
     }
     out
+}
+
+/// Whether a model file is a torch-mlir export that needs the conversion first.
+fn is_imported(rel: &str) -> bool {
+    rel.starts_with(&format!("{IMPORTED_DIR}/"))
+}
+
+/// What the conversion of an imported model did.
+#[derive(Default)]
+struct Import {
+    torch_ops: u64,
+    dit_ops: u64,
+    /// The aten ops left as dit.opaque in the fused output: (name, count), most frequent first.
+    opaque: Vec<(String, u64)>,
 }
 
 /// One decision in the report.
@@ -99,6 +134,8 @@ struct Model {
     ddr_after: u64,
     lower_bound: u64,
     largest_after: String,
+    /// For a torch-mlir export: what the import did.
+    import: Option<Import>,
 }
 
 impl Model {
@@ -169,16 +206,20 @@ fn events(v: &Value, key: &str, what: &str, root_prefix: &str) -> Vec<Event> {
 
 /// Runs the fusion on one model, checks the output re-parses and verifies, and reads the report.
 fn run_model(root: &Path, scratch: &Path, name: &str, rel: &str) -> Model {
-    let fused = scratch.join(format!("{name}.fused.mlir"));
+    let fused = scratch.join(format!("{}.fused.mlir", name.replace('/', "_")));
     let fused_arg = fused.to_str().expect("utf-8 temp path");
-    let out = dit_opt(
-        root,
-        &[rel, "--fuse-all", "--fusion-report=json", "-o", fused_arg],
-    );
+    let imported = is_imported(rel);
+    let mut args = vec![rel];
+    if imported {
+        args.push("--dit-convert-torch-to-dit");
+    }
+    args.extend(["--fuse-all", "--fusion-report=json", "-o", fused_arg]);
+    let out = dit_opt(root, &args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "dit-opt {rel} --fuse-all --fusion-report=json failed ({}):\n{stderr}",
+        "dit-opt {} failed ({}):\n{stderr}",
+        args.join(" "),
         out.status
     );
     let json: Value = serde_json::from_str(stderr.trim()).unwrap_or_else(|e| {
@@ -210,9 +251,14 @@ fn run_model(root: &Path, scratch: &Path, name: &str, rel: &str) -> Model {
             }
         })
         .collect();
+    let import = imported.then(|| {
+        let fused_text = fs::read_to_string(&fused).unwrap_or_default();
+        import_summary(&json, &fused_text, &what)
+    });
     Model {
         name: name.to_string(),
         path: rel.to_string(),
+        import,
         patterns,
         kernels_before: u64_field(&json, "kernels_before", &what),
         kernels_after: u64_field(&json, "kernels_after", &what),
@@ -225,6 +271,43 @@ fn run_model(root: &Path, scratch: &Path, name: &str, rel: &str) -> Model {
             .map(|l| l.replace(&root_prefix, ""))
             .unwrap_or_default(),
     }
+}
+
+/// The conversion's totals (its applied entries read `@f: N torch ops -> M dit ops; ...`) and
+/// the names of the `dit.opaque` ops in the fused output.
+fn import_summary(json: &Value, fused: &str, what: &str) -> Import {
+    let mut import = Import::default();
+    let applied = json
+        .get("patterns")
+        .and_then(|p| p.get(IMPORT_PASS))
+        .and_then(|p| p.get("applied"))
+        .and_then(Value::as_array)
+        .unwrap_or_else(|| panic!("{what}: no {IMPORT_PASS} entry"));
+    for entry in applied {
+        let detail = entry.get("detail").and_then(Value::as_str).unwrap_or("");
+        let counts = detail
+            .split_once(": ")
+            .and_then(|(_, rest)| rest.split_once(" torch ops -> "))
+            .and_then(|(n, rest)| Some((n.parse::<u64>().ok()?, rest.split_once(" dit ops")?.0)))
+            .and_then(|(n, m)| Some((n, m.parse::<u64>().ok()?)))
+            .unwrap_or_else(|| panic!("{what}: unexpected {IMPORT_PASS} entry {detail:?}"));
+        import.torch_ops += counts.0;
+        import.dit_ops += counts.1;
+    }
+    let mut names: std::collections::BTreeMap<String, u64> = Default::default();
+    for line in fused.lines().filter(|l| l.contains("\"dit.opaque\"")) {
+        let name = line
+            .split("name = \"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or("?");
+        *names.entry(name.to_string()).or_default() += 1;
+    }
+    import.opaque = names.into_iter().collect();
+    import
+        .opaque
+        .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    import
 }
 
 fn short(switch: &str) -> &str {
@@ -257,7 +340,7 @@ fn render(models: &[Model]) -> String {
     let extra: BTreeSet<&str> = models
         .iter()
         .flat_map(|m| m.patterns.iter().map(|p| p.name.as_str()))
-        .filter(|n| !SWITCHES.iter().any(|s| s.name == *n))
+        .filter(|n| !SWITCHES.iter().any(|s| s.name == *n) && *n != IMPORT_PASS)
         .collect();
     columns.extend(extra.into_iter().map(str::to_string));
     let off: Vec<String> = SWITCHES
@@ -274,6 +357,15 @@ fn render(models: &[Model]) -> String {
          and every model graph in `test/models/`, the test runs\n\n",
     );
     md.push_str("    dit-opt MODEL --fuse-all --fusion-report=json -o FUSED\n\n");
+    if models.iter().any(|m| m.import.is_some()) {
+        let _ = writeln!(
+            md,
+            "and, for every torch-mlir export in `{IMPORTED_DIR}/` (written by tools/dit-import; \
+             named `imported/<model>` below; kernels and bytes \"before\" are those of the \
+             imported dit graph),\n\n    dit-opt MODEL --dit-convert-torch-to-dit --fuse-all \
+             --fusion-report=json -o FUSED\n"
+        );
+    }
     md.push_str(
         "(every fusion with its default switch, default target), checks that `FUSED` re-parses \
          and verifies (`dit-opt FUSED --dit-verify`), and tabulates the report.\n\n",
@@ -366,6 +458,45 @@ fn render(models: &[Model]) -> String {
         );
     }
 
+    // The imported models: what the conversion made of them.
+    let imported: Vec<&Model> = models.iter().filter(|m| m.import.is_some()).collect();
+    if !imported.is_empty() {
+        md.push_str("\n## Imported from PyTorch\n\n");
+        md.push_str(
+            "torch-mlir exports converted by `dit-convert-torch-to-dit`: the torch ops with tensor \
+             results (constants, lists and shape arithmetic not counted) and the dit ops they became; \
+             the aten ops no dit op models stay `dit.opaque` (one kernel each), listed with how many \
+             are left after `--fuse-all`.\n\n",
+        );
+        md.push_str(
+            "| model | torch ops → dit ops | kernels | dit.opaque left |\n|:--|--:|--:|:--|\n",
+        );
+        for m in imported {
+            let Some(i) = &m.import else { continue };
+            let left: u64 = i.opaque.iter().map(|(_, n)| n).sum();
+            let names: Vec<String> = i
+                .opaque
+                .iter()
+                .map(|(name, n)| format!("`{name}` × {n}"))
+                .collect();
+            let _ = writeln!(
+                md,
+                "| [{}](../{}) | {} → {} | {} → {} | {} |",
+                m.name,
+                m.path,
+                i.torch_ops,
+                i.dit_ops,
+                m.kernels_before,
+                m.kernels_after,
+                if left == 0 {
+                    "none".to_string()
+                } else {
+                    format!("{left}: {}", names.join(", "))
+                }
+            );
+        }
+    }
+
     // The skips, per model.
     md.push_str("\n## Skipped matches\n\n");
     md.push_str("Matches a fusion found but did not rewrite, with the reason it gave.\n");
@@ -374,6 +505,7 @@ fn render(models: &[Model]) -> String {
         let mut skips: Vec<(&str, &Event)> = m
             .patterns
             .iter()
+            .filter(|p| p.name != IMPORT_PASS)
             .flat_map(|p| p.skipped.iter().map(move |e| (p.name.as_str(), e)))
             .collect();
         if skips.is_empty() {

@@ -1,0 +1,439 @@
+//! Where every node of a stage lives in the Unified Buffer, and how many rows a tile holds.
+//!
+//! A stage's UB is: one double-buffered VECIN queue per loaded tile operand and one
+//! double-buffered VECOUT queue per stored output (in their GM element types), a VECCALC
+//! buffer of f32 slots for the tile's computed values and temporaries (slots are reused once a
+//! value is dead, first fit), and fixed buffers for the invariant rows (`resident`), the
+//! staging queue that loads them, gather offset tables and the reduction work area. Rows are
+//! padded to 16 elements, so a row is a whole number of 32-byte blocks in f32 and in the 2-byte
+//! types alike, and every row of every buffer starts 32-byte aligned.
+//!
+//! Everything but the number of rows per tile is known here: the stage needs
+//! `fixed_bytes + tile_rows × row_bytes` bytes, and the host tiling function picks the largest
+//! `tile_rows` that fits the UB it is given.
+
+use crate::plan::{KernelPlan, MicroOp, NodeId, Stage, UnaryOp};
+use dit_runtime::DType;
+use std::collections::HashMap;
+
+/// Elements a row is padded to (32 bytes of a 2-byte type).
+pub const ROW_ALIGN: usize = 16;
+/// f32 elements of one per-row statistic (a 32-byte block, so every row's scalar is aligned).
+pub const STAT_PITCH: u64 = 8;
+/// The most rows one DataCopy / DataCopyPad moves (blockCount is at most 4095).
+pub const MAX_TILE_ROWS: u64 = 4095;
+
+/// Padded row length of a width.
+pub fn pitch(width: usize) -> u64 {
+    width.div_ceil(ROW_ALIGN).max(1) as u64 * ROW_ALIGN as u64
+}
+
+/// Bytes of one element of a GM type.
+pub fn elem_bytes(d: DType) -> u64 {
+    match d {
+        DType::F32 => 4,
+        _ => 2,
+    }
+}
+
+/// A buffer of f32 rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Buf {
+    /// In the tile's VECCALC buffer at `tileRows × off` elements; rows `pitch` apart.
+    Calc {
+        /// Offset per tile row (f32 elements).
+        off: u64,
+        /// Elements from one row to the next.
+        pitch: u64,
+    },
+    /// In the resident buffer at `off` elements (one row).
+    Resident {
+        /// Offset (f32 elements).
+        off: u64,
+    },
+    /// The dequeued VECIN tensor of this node's queue (an f32 tile load).
+    Queue,
+}
+
+/// A gather offset table (uint32 byte offsets, one row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableKind {
+    /// Pairs swapped: j → j ^ 1.
+    SwapPairs(usize),
+    /// Halves swapped: j → j ± width/2.
+    SwapHalves(usize),
+    /// Columns offset..offset + len: j → offset + j.
+    Columns {
+        /// First column.
+        offset: usize,
+        /// Columns.
+        len: usize,
+    },
+}
+
+/// A stage's UB plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageLayout {
+    /// Each node's rows.
+    pub buf: Vec<Buf>,
+    /// Each node's temporaries.
+    pub temps: Vec<Vec<Buf>>,
+    /// The node index after which each tile node is dead (its own index when only stored).
+    pub last_use: Vec<usize>,
+    /// Tile loads (their own VECIN queues), in node order.
+    pub tile_loads: Vec<NodeId>,
+    /// Invariant loads (through the staging queue), in node order.
+    pub resident_loads: Vec<NodeId>,
+    /// Gather tables: kind → offset (uint32 elements) in the table buffer.
+    pub tables: Vec<(TableKind, u64)>,
+    /// Sign rows of rope's rotate: kind → resident offset.
+    pub signs: Vec<(TableKind, u64)>,
+    /// f32 elements per tile row of the VECCALC buffer.
+    pub calc_row_elems: u64,
+    /// f32 elements of the resident buffer.
+    pub resident_elems: u64,
+    /// Bytes of the staging queue's one buffer (0: none).
+    pub staging_bytes: u64,
+    /// uint32 elements of the table buffer.
+    pub table_elems: u64,
+    /// f32 elements of the reduction work buffer.
+    pub work_elems: u64,
+    /// UB bytes per tile row (queues double buffered, VECCALC).
+    pub row_bytes: u64,
+    /// UB bytes independent of the tile (each buffer rounded to 32 bytes).
+    pub fixed_bytes: u64,
+}
+
+/// How one stage is split: the fields of the generated `StageTiling` struct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StageTiling {
+    /// Rows of the stage.
+    pub rows: u64,
+    /// Rows per tile.
+    pub tile_rows: u64,
+    /// Cores that take `big_core_rows` rows (the first ones).
+    pub big_core_num: u64,
+    /// Rows of each of the first `big_core_num` cores.
+    pub big_core_rows: u64,
+    /// Rows of every other core.
+    pub small_core_rows: u64,
+}
+
+/// A kernel's tiling: the cores it runs on and each stage's split.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tiling {
+    /// Cores launched.
+    pub block_dim: u64,
+    /// Per stage.
+    pub stages: Vec<StageTiling>,
+}
+
+/// One row does not fit the UB.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "kernel {kernel} stage {stage}: one row needs {need} bytes of UB ({fixed} fixed + {row} per \
+     row), the Unified Buffer has {ub}"
+)]
+pub struct UbError {
+    /// The kernel.
+    pub kernel: String,
+    /// The stage.
+    pub stage: usize,
+    /// fixed + one row.
+    pub need: u64,
+    /// Fixed bytes.
+    pub fixed: u64,
+    /// Bytes per row.
+    pub row: u64,
+    /// The UB size given.
+    pub ub: u64,
+}
+
+/// The tiling the generated host function computes (kept in step with `tiling_header`).
+pub fn tiling(
+    plan: &KernelPlan,
+    layouts: &[StageLayout],
+    ub_bytes: u64,
+    core_num: u64,
+) -> Result<Tiling, UbError> {
+    let max_rows = plan.stages.iter().map(|s| s.rows).max().unwrap_or(1);
+    let block_dim = core_num.min(max_rows).max(1);
+    let mut stages = Vec::new();
+    for (i, (s, l)) in plan.stages.iter().zip(layouts).enumerate() {
+        if l.fixed_bytes + l.row_bytes > ub_bytes {
+            return Err(UbError {
+                kernel: plan.name.clone(),
+                stage: i,
+                need: l.fixed_bytes + l.row_bytes,
+                fixed: l.fixed_bytes,
+                row: l.row_bytes,
+                ub: ub_bytes,
+            });
+        }
+        let small = s.rows / block_dim;
+        let big = s.rows % block_dim;
+        let per_core = small + u64::from(big > 0);
+        let fit = (ub_bytes - l.fixed_bytes) / l.row_bytes;
+        stages.push(StageTiling {
+            rows: s.rows,
+            tile_rows: fit.min(per_core).clamp(1, MAX_TILE_ROWS),
+            big_core_num: big,
+            big_core_rows: small + 1,
+            small_core_rows: small,
+        });
+    }
+    Ok(Tiling { block_dim, stages })
+}
+
+/// f32 temporaries of an op, as row pitches (`STAT_PITCH` for per-row statistics).
+fn temp_pitches(op: &MicroOp, p: u64) -> Vec<u64> {
+    match op {
+        MicroOp::Unary(u, _) => match u {
+            UnaryOp::Sigmoid | UnaryOp::Silu | UnaryOp::Tanh | UnaryOp::GeluTanh => vec![p],
+            UnaryOp::Erf | UnaryOp::FastGelu => vec![p, p],
+            UnaryOp::GeluErf => vec![p, p, p],
+            _ => vec![],
+        },
+        MicroOp::Rms { .. } | MicroOp::Standardize { .. } => vec![p, STAT_PITCH],
+        MicroOp::Softmax(_) => vec![STAT_PITCH, STAT_PITCH],
+        MicroOp::Round { .. } => vec![p],
+        _ => vec![],
+    }
+}
+
+/// Whether an op may write its result over an operand that dies with it: each element of the
+/// operands is read before (or by the instruction that) writes the same element of the result.
+/// Not so for erf-based GELU and FastGelu (x is read again after the result is written), the
+/// gather of rope, and ops that change the width.
+fn in_place(op: &MicroOp) -> bool {
+    match op {
+        MicroOp::Unary(u, _) => !matches!(u, UnaryOp::Erf | UnaryOp::GeluErf | UnaryOp::FastGelu),
+        MicroOp::Binary(..)
+        | MicroOp::Rms { .. }
+        | MicroOp::Standardize { .. }
+        | MicroOp::Softmax(_)
+        | MicroOp::Round { .. } => true,
+        MicroOp::Load { .. }
+        | MicroOp::ExpandLast(_)
+        | MicroOp::Slice { .. }
+        | MicroOp::ConcatLast(_)
+        | MicroOp::Rotate { .. } => false,
+    }
+}
+
+/// First-fit allocator of per-row offsets.
+#[derive(Default)]
+struct Slots {
+    free: Vec<(u64, u64)>,
+    top: u64,
+}
+
+impl Slots {
+    fn alloc(&mut self, len: u64) -> u64 {
+        if let Some(i) = self.free.iter().position(|(_, l)| *l >= len) {
+            let (off, l) = self.free[i];
+            if l == len {
+                self.free.remove(i);
+            } else {
+                self.free[i] = (off + len, l - len);
+            }
+            return off;
+        }
+        let off = self.top;
+        self.top += len;
+        off
+    }
+    fn release(&mut self, off: u64, len: u64) {
+        self.free.push((off, len));
+        self.free.sort();
+        let mut merged: Vec<(u64, u64)> = Vec::new();
+        for (o, l) in self.free.drain(..) {
+            match merged.last_mut() {
+                Some((mo, ml)) if *mo + *ml == o => *ml += l,
+                _ => merged.push((o, l)),
+            }
+        }
+        // A free block at the top shrinks the buffer back.
+        if let Some(&(o, l)) = merged.last() {
+            if o + l == self.top {
+                self.top = o;
+                merged.pop();
+            }
+        }
+        self.free = merged;
+    }
+}
+
+fn round32(bytes: u64) -> u64 {
+    bytes.div_ceil(32) * 32
+}
+
+/// Lays out one stage of `plan`.
+pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
+    let n = stage.nodes.len();
+    let mut last_use: Vec<usize> = (0..n).collect();
+    for (k, node) in stage.nodes.iter().enumerate() {
+        for o in node.op.operands() {
+            last_use[o] = last_use[o].max(k);
+        }
+    }
+    let mut buf = vec![Buf::Queue; n];
+    let mut temps = vec![Vec::new(); n];
+    let mut tile_loads = Vec::new();
+    let mut resident_loads = Vec::new();
+    let mut tables: Vec<(TableKind, u64)> = Vec::new();
+    let mut signs: Vec<(TableKind, u64)> = Vec::new();
+    let mut table_elems = 0u64;
+    let mut resident = 0u64;
+    let mut staging = 0u64;
+    let mut work = 0u64;
+    let mut slots = Slots::default();
+    let mut slot_of: HashMap<NodeId, (u64, u64)> = HashMap::new();
+    let mut row_bytes = 0u64;
+    let mut high = 0u64;
+    for (k, node) in stage.nodes.iter().enumerate() {
+        let p = pitch(node.width);
+        let mut table = |kind: TableKind, len: usize| {
+            if !tables.iter().any(|(t, _)| *t == kind) {
+                tables.push((kind, table_elems));
+                table_elems += (len as u64).div_ceil(8) * 8;
+            }
+        };
+        match &node.op {
+            MicroOp::Rotate { interleave, .. } => {
+                let kind = if *interleave {
+                    TableKind::SwapPairs(node.width)
+                } else {
+                    TableKind::SwapHalves(node.width)
+                };
+                table(kind, node.width);
+                if !signs.iter().any(|(t, _)| *t == kind) {
+                    signs.push((kind, resident));
+                    resident += p;
+                }
+            }
+            MicroOp::Slice { offset, len, .. } if offset % 8 != 0 => {
+                table(
+                    TableKind::Columns {
+                        offset: *offset,
+                        len: *len,
+                    },
+                    *len,
+                );
+            }
+            MicroOp::Rms { x, .. } | MicroOp::Standardize { x, .. } | MicroOp::Softmax(x) => {
+                let w = stage.nodes[*x].width as u64;
+                // ReduceSum/ReduceMax work: one partial per 64-float repeat, whole blocks.
+                work = work.max(w.div_ceil(64).div_ceil(8) * 8);
+            }
+            _ => {}
+        }
+        if node.invariant {
+            buf[k] = Buf::Resident { off: resident };
+            resident += p;
+            for tp in temp_pitches(&node.op, p) {
+                temps[k].push(Buf::Resident { off: resident });
+                resident += tp;
+            }
+            if let MicroOp::Load { arg, .. } = node.op {
+                resident_loads.push(k);
+                staging = staging.max(round32(p * elem_bytes(plan.inputs[arg].dtype)));
+            }
+            continue;
+        }
+        if let MicroOp::Load { arg, .. } = node.op {
+            tile_loads.push(k);
+            let dtype = plan.inputs[arg].dtype;
+            row_bytes += 2 * p * elem_bytes(dtype);
+            if dtype == DType::F32 {
+                buf[k] = Buf::Queue;
+                continue;
+            }
+        }
+        // In place when an operand of the same pitch dies here and the op reads each element
+        // of it only before (or while) writing the same element of the result.
+        let reusable = in_place(&node.op)
+            .then(|| {
+                node.op.operands().into_iter().find(|o| {
+                    last_use[*o] == k
+                        && !stage.nodes[*o].invariant
+                        && slot_of.get(o).is_some_and(|(_, l)| *l == p)
+                })
+            })
+            .flatten();
+        let off = match reusable {
+            Some(o) => slot_of.remove(&o).expect("live slot").0,
+            None => slots.alloc(p),
+        };
+        slot_of.insert(k, (off, p));
+        buf[k] = Buf::Calc { off, pitch: p };
+        let mut held = Vec::new();
+        for tp in temp_pitches(&node.op, p) {
+            let t = slots.alloc(tp);
+            held.push((t, tp));
+            temps[k].push(Buf::Calc { off: t, pitch: tp });
+        }
+        // The high-water mark is reached here, with the result, its operands and temps live.
+        high = high.max(slots.top);
+        for (t, tp) in held {
+            slots.release(t, tp);
+        }
+        let dead: Vec<NodeId> = (0..=k)
+            .filter(|d| last_use[*d] == k && slot_of.contains_key(d))
+            .collect();
+        for d in dead {
+            let (o, l) = slot_of.remove(&d).expect("live slot");
+            slots.release(o, l);
+        }
+    }
+    // The high-water mark of the VECCALC slots over the whole program.
+    let calc_row_elems = high;
+    row_bytes += calc_row_elems * 4;
+    for s in &stage.stores {
+        let node = &stage.nodes[s.node];
+        row_bytes += 2 * pitch(node.width) * elem_bytes(plan.outputs[s.output].dtype);
+    }
+    let fixed_bytes = round32(resident * 4) + staging + round32(table_elems * 4) + work * 4;
+    StageLayout {
+        buf,
+        temps,
+        last_use,
+        tile_loads,
+        resident_loads,
+        tables,
+        signs,
+        calc_row_elems,
+        resident_elems: resident,
+        staging_bytes: staging,
+        table_elems,
+        work_elems: work,
+        row_bytes,
+        fixed_bytes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_reuse_and_shrink() {
+        let mut s = Slots::default();
+        let a = s.alloc(16);
+        let b = s.alloc(32);
+        assert_eq!((a, b), (0, 16));
+        s.release(a, 16);
+        assert_eq!(s.alloc(8), 0);
+        assert_eq!(s.alloc(8), 8);
+        s.release(b, 32);
+        assert_eq!(s.top, 16);
+    }
+
+    #[test]
+    fn pitches_are_whole_blocks() {
+        assert_eq!(pitch(1), 16);
+        assert_eq!(pitch(16), 16);
+        assert_eq!(pitch(17), 32);
+        assert_eq!(pitch(64), 64);
+    }
+}

@@ -1,0 +1,209 @@
+//! Ascend C kernels for `dit.fused` groups (`dit-opt --emit=ascendc -o DIR`).
+//!
+//! A group arrives as the JSON body the lowering passes to the runtime
+//! ([`dit_runtime::fused::FusedOp`]), so this crate needs no MLIR. For each group:
+//!
+//! 1. [`plan`] turns the body into row programs (stages of f32 micro-ops over rows of the last
+//!    dim, concats resolved into row ranges, broadcast operands found invariant);
+//! 2. [`layout`] places every value in the Unified Buffer and derives the bytes a tile row and
+//!    the fixed buffers need, which the host tiling function turns into rows per tile;
+//! 3. [`emit`] writes the kernel (`<kernel>.cpp`, CANN-sample style: TPipe, double-buffered
+//!    TQue, CopyIn → Compute → CopyOut per tile, multi-core split of the rows) and its tiling
+//!    header;
+//! 4. [`project`] writes the CMake project (kernels, host launchers behind one C ABI, the
+//!    lowered host object) that builds with CANN's ascendc toolchain, or with
+//!    `-DDIT_CPU_MODEL=ON` against the CPU model of the Ascend C API
+//!    (`include/kernel_operator.h`) so the kernels run here; [`cpu_model`] builds and loads
+//!    that library directly (tests, and the runtime's CPU backend).
+
+pub mod cpu_model;
+pub mod emit;
+pub mod layout;
+pub mod plan;
+pub mod project;
+
+use dit_runtime::fused::FusedOp;
+
+/// The CPU model of the Ascend C API the generated kernels compile against off-device.
+pub const KERNEL_OPERATOR_H: &str = include_str!("../include/kernel_operator.h");
+
+/// What the generator needs to know of the hardware.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetSpec {
+    /// The `--target` name (for messages and the manifest).
+    pub name: String,
+    /// Unified Buffer bytes per core (the target table's `ub_bytes`).
+    pub ub_bytes: u64,
+    /// Vector cores launched when the caller does not say (the generated `DIT_CORE_NUM`).
+    pub core_num: u64,
+}
+
+impl TargetSpec {
+    /// A target with the default core count (40: the vector cores of an Atlas A2 with 20 AI
+    /// Cores of two AIV each; the host launcher takes the device's real count).
+    pub fn new(name: &str, ub_bytes: u64) -> TargetSpec {
+        TargetSpec {
+            name: name.to_string(),
+            ub_bytes,
+            core_num: 40,
+        }
+    }
+}
+
+/// Why a group gets no kernel.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenError {
+    /// The body uses something the generator does not produce (the message names the op).
+    #[error(transparent)]
+    Unsupported(#[from] plan::PlanError),
+    /// Not even one row fits the target's Unified Buffer.
+    #[error(transparent)]
+    Ub(#[from] layout::UbError),
+}
+
+/// One generated kernel.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// The group's body.
+    pub fused: FusedOp,
+    /// Its row programs.
+    pub plan: plan::KernelPlan,
+    /// Their UB layouts.
+    pub layouts: Vec<layout::StageLayout>,
+    /// Columns per row chunk when whole rows did not fit the UB (the plan then sees each
+    /// last dim `w` as `[w / chunk, chunk]`).
+    pub chunk: Option<usize>,
+    /// `<symbol>.cpp`.
+    pub source: String,
+    /// `<symbol>_tiling.h`.
+    pub tiling_header: String,
+}
+
+impl Kernel {
+    /// Output types as the group declares them (the plan's are split when chunked).
+    pub fn outputs(&self) -> Vec<dit_runtime::TensorType> {
+        let f = &self.fused;
+        let types: Vec<&dit_runtime::TensorType> = f
+            .args
+            .iter()
+            .chain(f.ops.iter().flat_map(|op| &op.results))
+            .collect();
+        f.yields.iter().map(|y| types[*y].clone()).collect()
+    }
+
+    /// The C symbol of the kernel (its name with non-identifier characters replaced).
+    pub fn symbol(&self) -> String {
+        emit::symbol(&self.plan.name)
+    }
+
+    /// The tiling the host function computes for a UB size and core count.
+    pub fn tiling(&self, ub_bytes: u64, core_num: u64) -> Result<layout::Tiling, layout::UbError> {
+        layout::tiling(&self.plan, &self.layouts, ub_bytes, core_num)
+    }
+}
+
+/// A readable listing of a body, for the kernel's header comment.
+fn describe(f: &FusedOp) -> String {
+    let mut s = String::new();
+    let ty = |t: &dit_runtime::TensorType| {
+        let dims: Vec<String> = t.shape.iter().map(|d| d.to_string()).collect();
+        format!("{}x{}", dims.join("x"), t.dtype.mlir_name())
+    };
+    for (i, a) in f.args.iter().enumerate() {
+        s.push_str(&format!("%{i}: tensor<{}> (x{i})\n", ty(a)));
+    }
+    let mut id = f.args.len();
+    for op in &f.ops {
+        let operands: Vec<String> = op
+            .operands
+            .iter()
+            .map(|o| o.map_or("null".to_string(), |v| format!("%{v}")))
+            .collect();
+        let attrs = if op.attrs.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", serde_json::to_string(&op.attrs).unwrap_or_default())
+        };
+        s.push_str(&format!(
+            "%{id} = {}({}){attrs} : tensor<{}>\n",
+            op.name,
+            operands.join(", "),
+            op.results.first().map(ty).unwrap_or_default()
+        ));
+        id += op.results.len();
+    }
+    let ys: Vec<String> = f
+        .yields
+        .iter()
+        .enumerate()
+        .map(|(j, y)| format!("%{y} (y{j})"))
+        .collect();
+    s.push_str(&format!("yield {}", ys.join(", ")));
+    s
+}
+
+fn plan_and_layout(
+    fused: &FusedOp,
+    target: &TargetSpec,
+) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>), GenError> {
+    let plan = plan::plan(fused)?;
+    let layouts: Vec<layout::StageLayout> = plan
+        .stages
+        .iter()
+        .map(|s| layout::layout(&plan, s))
+        .collect();
+    layout::tiling(&plan, &layouts, target.ub_bytes, target.core_num)?;
+    Ok((plan, layouts))
+}
+
+/// Generates the kernel of one group, checking that a row fits the target's UB. When a whole
+/// row does not fit and every op of the group works column by column, rows are cut into the
+/// widest column chunks that fit (the chunk index becomes an outer dim of the tiling).
+pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError> {
+    let (plan, layouts, chunk) = match plan_and_layout(fused, target) {
+        Ok((p, l)) => (p, l, None),
+        Err(GenError::Ub(whole_rows)) => plan::column_chunks(fused)
+            .into_iter()
+            .find_map(|c| {
+                plan_and_layout(&plan::chunk_columns(fused, c), target)
+                    .ok()
+                    .map(|(p, l)| (p, l, Some(c)))
+            })
+            .ok_or(GenError::Ub(whole_rows))?,
+        Err(e) => return Err(e),
+    };
+    let mut about = describe(fused);
+    if let Some(c) = chunk {
+        about.push_str(&format!(
+            "\n(rows are cut into chunks of {c} columns: a whole row does not fit the UB)"
+        ));
+    }
+    let source = emit::kernel_source(&plan, &layouts, &about);
+    let tiling_header = emit::tiling_header(&plan, &layouts);
+    Ok(Kernel {
+        fused: fused.clone(),
+        plan,
+        layouts,
+        chunk,
+        source,
+        tiling_header,
+    })
+}
+
+/// Parses the launch attributes of a `dit.fused` (the lowering's JSON) and generates its
+/// kernel.
+pub fn generate_from_json(attrs_json: &str, target: &TargetSpec) -> Result<Kernel, String> {
+    let fused = FusedOp::parse(attrs_json).map_err(|e| e.to_string())?;
+    generate(&fused, target).map_err(|e| e.to_string())
+}
+
+/// Generates the kernel of a group from its kernel name and the lowering's JSON body (what
+/// `dit_lower_to_aclnn::fused_body` returns).
+pub fn generate_from_body(
+    kernel: &str,
+    body: serde_json::Value,
+    target: &TargetSpec,
+) -> Result<Kernel, String> {
+    let json = serde_json::json!({"kernel": kernel, "body": body}).to_string();
+    generate_from_json(&json, target)
+}

@@ -1,0 +1,1138 @@
+//! From a `dit.fused` body to row programs: what each generated kernel computes, before any
+//! C++ is written.
+//!
+//! A kernel tiles along rows: every tensor is seen as rows of its last dim, indexed by its
+//! outer dims. The outputs are grouped by their outer shape (leading 1s ignored); each group is
+//! a *loop* over its rows. A value in an output's cone is read at the row of the output row
+//! that maps to it: broadcasting fixes a dim, a concat along an outer dim shifts it into one of
+//! its operands. A concat whose operands a loop's rows straddle splits the loop into *boxes*
+//! (products of per-dim ranges) in which every concat reads one operand, so each box is a
+//! straight-line program: a [`Stage`]. Stages of one kernel run one after the other, each split
+//! across the cores by rows.
+//!
+//! Inside a stage the body becomes micro-ops ([`MicroOp`]) on nodes, one node per (value,
+//! row map): row ops are spelled in vector instructions (rms_norm = row mean of squares,
+//! rsqrt, scale, gamma), activations in exp/div, concat along the last dim in row copies. A
+//! node whose row does not move with the stage's rows (a broadcast `[1, 1, D]` scale, a
+//! gamma) is *invariant*: computed once per core and applied to every row.
+//!
+//! All arithmetic is f32: inputs are widened on load, outputs rounded (to nearest even) on
+//! store; an explicit narrowing `dit.cast` inside the body rounds where it stands. Values
+//! other than f32/f16/bf16, dit.pow, and concats along the last dim at offsets that are not
+//! multiples of 8 elements are refused with an error naming the op.
+
+use dit_runtime::{fused::FusedOp, AttrValue, Attrs, DType, TensorType};
+use std::collections::HashMap;
+
+/// Index of a node in [`Stage::nodes`].
+pub type NodeId = usize;
+
+/// How one outer dim of a value follows the stage's rows.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DimMap {
+    /// Always this index (a broadcast dim, or a dim the stage's box holds at one index).
+    Fixed(usize),
+    /// The stage's loop index along `dim`, minus `offset` (a concat operand starts later).
+    Var {
+        /// The loop dim.
+        dim: usize,
+        /// Subtracted from the loop index.
+        offset: usize,
+    },
+}
+
+/// The GM row of a value for the stage's row `r` (0-based inside the stage's box):
+/// `base + Σ coef · digit(r, dim)`, where `digit` is `r`'s index along a loop dim of the box.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowMap {
+    /// Row at the box's origin.
+    pub base: u64,
+    /// `(loop dim, row stride)` for each loop dim the value follows.
+    pub terms: Vec<(usize, u64)>,
+    /// The row is `base + r`: consecutive stage rows are consecutive GM rows.
+    pub contiguous: bool,
+}
+
+/// An elementwise function of one operand, in f32.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum UnaryOp {
+    /// -x.
+    Neg,
+    /// e^x.
+    Exp,
+    /// √x.
+    Sqrt,
+    /// 1/√x.
+    Rsqrt,
+    /// max(x, 0).
+    Relu,
+    /// tanh x = 2/(1 + e^-2x) - 1.
+    Tanh,
+    /// erf x (Abramowitz–Stegun 7.1.26, |error| ≤ 1.5e-7).
+    Erf,
+    /// 1/(1 + e^-x).
+    Sigmoid,
+    /// x/(1 + e^-x).
+    Silu,
+    /// 0.5·x·(1 + erf(x/√2)).
+    GeluErf,
+    /// x·σ(2·√(2/π)·(x + 0.044715x³)) (= the tanh form).
+    GeluTanh,
+    /// CANN FastGelu: x/(1 + e^(-1.702|x|))·e^(0.851(x - |x|)).
+    FastGelu,
+    /// x + c.
+    AddScalar(f32),
+    /// x·c.
+    MulScalar(f32),
+}
+
+/// An elementwise function of two operands of one width, in f32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// a + b.
+    Add,
+    /// a - b.
+    Sub,
+    /// a · b.
+    Mul,
+    /// a / b.
+    Div,
+}
+
+/// One step of a stage's row program. Operands are earlier nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MicroOp {
+    /// A body argument's row, from GM.
+    Load {
+        /// The argument (kernel input) index.
+        arg: usize,
+        /// Which GM row.
+        rows: RowMap,
+    },
+    /// Elementwise unary.
+    Unary(UnaryOp, NodeId),
+    /// Elementwise binary (operands of the node's width).
+    Binary(BinaryOp, NodeId, NodeId),
+    /// A one-element row repeated to the node's width (last-dim broadcast).
+    ExpandLast(NodeId),
+    /// x·rsqrt(mean(x²) + eps) per row.
+    Rms {
+        /// The rows.
+        x: NodeId,
+        /// Added to the mean of squares.
+        eps: f32,
+    },
+    /// (x - mean)·rsqrt(var + eps) per row (biased variance).
+    Standardize {
+        /// The rows.
+        x: NodeId,
+        /// Added to the variance.
+        eps: f32,
+    },
+    /// e^(x - max)/Σ e^(x - max) per row.
+    Softmax(NodeId),
+    /// Columns `offset..offset + len` of each row.
+    Slice {
+        /// The rows.
+        x: NodeId,
+        /// First column.
+        offset: usize,
+        /// Columns taken (the node's width).
+        len: usize,
+    },
+    /// Rows laid side by side (concat along the last dim).
+    ConcatLast(Vec<NodeId>),
+    /// rope's rotate: `(-x[2i+1], x[2i])` pairs, or (-second half, first half).
+    Rotate {
+        /// The rows.
+        x: NodeId,
+        /// Pairs (GPT-J) rather than halves (GPT-NeoX).
+        interleave: bool,
+    },
+    /// Rounds to `dtype` and back (an explicit narrowing cast).
+    Round {
+        /// The rows.
+        x: NodeId,
+        /// f16 or bf16.
+        dtype: DType,
+    },
+}
+
+impl MicroOp {
+    /// The nodes this op reads.
+    pub fn operands(&self) -> Vec<NodeId> {
+        match self {
+            MicroOp::Load { .. } => vec![],
+            MicroOp::Unary(_, x)
+            | MicroOp::ExpandLast(x)
+            | MicroOp::Rms { x, .. }
+            | MicroOp::Standardize { x, .. }
+            | MicroOp::Softmax(x)
+            | MicroOp::Slice { x, .. }
+            | MicroOp::Rotate { x, .. }
+            | MicroOp::Round { x, .. } => vec![*x],
+            MicroOp::Binary(_, a, b) => vec![*a, *b],
+            MicroOp::ConcatLast(parts) => parts.clone(),
+        }
+    }
+}
+
+/// One row-wise value of a stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// How it is computed.
+    pub op: MicroOp,
+    /// Elements per row (the last dim; 1 for a 0-d value).
+    pub width: usize,
+    /// The same row for every row of the stage: computed once per core.
+    pub invariant: bool,
+    /// The body value and op it comes from, for comments in the generated code.
+    pub note: String,
+}
+
+/// An output row written by a stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Store {
+    /// The kernel output (yield) index.
+    pub output: usize,
+    /// The node holding the rows.
+    pub node: NodeId,
+    /// Which GM row of the output.
+    pub rows: RowMap,
+}
+
+/// One straight-line row program over a box of a loop's rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stage {
+    /// The loop's outer shape (leading 1s dropped).
+    pub loop_shape: Vec<usize>,
+    /// The box's first index along each loop dim.
+    pub lo: Vec<usize>,
+    /// The box's extent along each loop dim.
+    pub ext: Vec<usize>,
+    /// Rows in the box (product of `ext`).
+    pub rows: u64,
+    /// The program, operands first.
+    pub nodes: Vec<Node>,
+    /// The output rows it writes.
+    pub stores: Vec<Store>,
+}
+
+/// A kernel's plan: its signature and stages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelPlan {
+    /// The dit.fused `kernel` attribute.
+    pub name: String,
+    /// Input types, in launch order.
+    pub inputs: Vec<TensorType>,
+    /// Output types, in yield order.
+    pub outputs: Vec<TensorType>,
+    /// The stages, run in order.
+    pub stages: Vec<Stage>,
+}
+
+/// Why a body cannot be planned (the generator refuses the group).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("kernel {kernel}: {message}")]
+pub struct PlanError {
+    /// The kernel name.
+    pub kernel: String,
+    /// What is not supported, naming the op.
+    pub message: String,
+}
+
+/// Where a value comes from.
+#[derive(Clone, Copy)]
+enum Def {
+    Arg(usize),
+    Op(usize),
+}
+
+/// Planning a box stopped: the box must be split (at loop dim `dim` before each index of
+/// `cuts`), or the body cannot be generated.
+enum Stop {
+    Split { dim: usize, cuts: Vec<usize> },
+    Refuse(String),
+}
+
+impl From<String> for Stop {
+    fn from(s: String) -> Stop {
+        Stop::Refuse(s)
+    }
+}
+
+/// Outer dims (all but the last) and width (the last, 1 for 0-d) of a shape.
+fn split_shape(shape: &[usize]) -> (&[usize], usize) {
+    match shape.split_last() {
+        Some((last, outer)) => (outer, *last),
+        None => (&[], 1),
+    }
+}
+
+fn strip_leading_ones(shape: &[usize]) -> Vec<usize> {
+    let first = shape.iter().position(|d| *d != 1).unwrap_or(shape.len());
+    shape[first..].to_vec()
+}
+
+fn is_supported_float(d: DType) -> bool {
+    matches!(d, DType::F32 | DType::F16 | DType::BF16)
+}
+
+fn attr_f32(attrs: &Attrs, name: &str) -> Option<f32> {
+    match attrs.get(name)? {
+        AttrValue::Float(x) => Some(*x as f32),
+        AttrValue::Int(i) => Some(*i as f32),
+        _ => None,
+    }
+}
+
+fn attr_i64(attrs: &Attrs, name: &str) -> Option<i64> {
+    match attrs.get(name)? {
+        AttrValue::Int(i) => Some(*i),
+        _ => None,
+    }
+}
+
+fn attr_str<'a>(attrs: &'a Attrs, name: &str) -> Option<&'a str> {
+    match attrs.get(name)? {
+        AttrValue::Str(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Builds one stage: nodes for the values its outputs need, memoized by (value, map).
+struct StageBuilder<'a> {
+    fused: &'a FusedOp,
+    types: &'a [TensorType],
+    defs: &'a [Def],
+    lo: Vec<usize>,
+    ext: Vec<usize>,
+    nodes: Vec<Node>,
+    memo: HashMap<(usize, Vec<DimMap>), NodeId>,
+    /// Width-1 nodes already repeated to a width.
+    expanded: HashMap<(NodeId, usize), NodeId>,
+}
+
+impl StageBuilder<'_> {
+    /// A loop index that the box holds at one index becomes fixed.
+    fn var(&self, dim: usize, offset: usize) -> DimMap {
+        if self.ext[dim] == 1 {
+            DimMap::Fixed(self.lo[dim] - offset)
+        } else {
+            DimMap::Var { dim, offset }
+        }
+    }
+
+    /// The GM row map of a value with outer shape `outer` read through `map`.
+    fn row_map(&self, outer: &[usize], map: &[DimMap]) -> RowMap {
+        let mut base = 0u64;
+        let mut coef: HashMap<usize, u64> = HashMap::new();
+        let mut stride = 1u64;
+        for (d, m) in outer.iter().zip(map).rev() {
+            match m {
+                DimMap::Fixed(c) => base += *c as u64 * stride,
+                DimMap::Var { dim, offset } => {
+                    base += (self.lo[*dim] - offset) as u64 * stride;
+                    *coef.entry(*dim).or_default() += stride;
+                }
+            }
+            stride *= *d as u64;
+        }
+        let mut terms: Vec<(usize, u64)> = coef.into_iter().collect();
+        terms.sort();
+        // Row-major strides of the box: the value is contiguous when it steps exactly so.
+        let mut box_stride = 1u64;
+        let mut contiguous = true;
+        for l in (0..self.ext.len()).rev() {
+            if self.ext[l] > 1 {
+                let c = terms.iter().find(|(d, _)| *d == l).map(|(_, c)| *c);
+                contiguous &= c == Some(box_stride);
+            }
+            box_stride *= self.ext[l] as u64;
+        }
+        RowMap {
+            base,
+            terms,
+            contiguous,
+        }
+    }
+
+    fn push(&mut self, op: MicroOp, width: usize, invariant: bool, note: String) -> NodeId {
+        self.nodes.push(Node {
+            op,
+            width,
+            invariant,
+            note,
+        });
+        self.nodes.len() - 1
+    }
+
+    fn inv(&self, id: NodeId) -> bool {
+        self.nodes[id].invariant
+    }
+
+    /// The map of an operand of shape `op_shape` read by a result of shape `res_shape` through
+    /// numpy broadcasting (both full shapes; the last dims align).
+    fn broadcast_map(
+        &self,
+        res_map: &[DimMap],
+        res_shape: &[usize],
+        op_shape: &[usize],
+        what: &str,
+    ) -> Result<Vec<DimMap>, Stop> {
+        if op_shape.len() > res_shape.len() {
+            return Err(Stop::Refuse(format!(
+                "{what}: operand shape {op_shape:?} has more dims than the result {res_shape:?}"
+            )));
+        }
+        let off = res_shape.len() - op_shape.len();
+        let (op_outer, _) = split_shape(op_shape);
+        let mut map = Vec::with_capacity(op_outer.len());
+        for (j, &size) in op_outer.iter().enumerate() {
+            let r = j + off;
+            if size == res_shape[r] {
+                map.push(res_map[r].clone());
+            } else if size == 1 {
+                map.push(DimMap::Fixed(0));
+            } else {
+                return Err(Stop::Refuse(format!(
+                    "{what}: operand shape {op_shape:?} does not broadcast to {res_shape:?}"
+                )));
+            }
+        }
+        Ok(map)
+    }
+
+    /// A binary op with broadcasting, expanding a width-1 operand to the result's width.
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        a: NodeId,
+        b: NodeId,
+        width: usize,
+        note: &str,
+    ) -> Result<NodeId, Stop> {
+        let a = self.expand(a, width, note)?;
+        let b = self.expand(b, width, note)?;
+        let invariant = self.inv(a) && self.inv(b);
+        Ok(self.push(
+            MicroOp::Binary(op, a, b),
+            width,
+            invariant,
+            note.to_string(),
+        ))
+    }
+
+    fn expand(&mut self, x: NodeId, width: usize, note: &str) -> Result<NodeId, Stop> {
+        let w = self.nodes[x].width;
+        if w == width {
+            return Ok(x);
+        }
+        if w != 1 {
+            return Err(Stop::Refuse(format!(
+                "{note}: last dims {w} and {width} do not broadcast"
+            )));
+        }
+        if let Some(n) = self.expanded.get(&(x, width)) {
+            return Ok(*n);
+        }
+        let invariant = self.inv(x);
+        let n = self.push(
+            MicroOp::ExpandLast(x),
+            width,
+            invariant,
+            format!("{note} (broadcast of the last dim)"),
+        );
+        self.expanded.insert((x, width), n);
+        Ok(n)
+    }
+
+    fn unary(&mut self, op: UnaryOp, x: NodeId, note: &str) -> NodeId {
+        let (width, invariant) = (self.nodes[x].width, self.inv(x));
+        self.push(MicroOp::Unary(op, x), width, invariant, note.to_string())
+    }
+
+    /// The node of value `id` read through `map` (creating it and its operands).
+    fn value(&mut self, id: usize, map: Vec<DimMap>) -> Result<NodeId, Stop> {
+        let key = (id, map);
+        if let Some(n) = self.memo.get(&key) {
+            return Ok(*n);
+        }
+        let map = key.1.clone();
+        let node = self.build(id, &map)?;
+        self.memo.insert(key, node);
+        Ok(node)
+    }
+
+    fn build(&mut self, id: usize, map: &[DimMap]) -> Result<NodeId, Stop> {
+        let ty = &self.types[id];
+        if !is_supported_float(ty.dtype) {
+            return Err(Stop::Refuse(format!(
+                "value {id} has element type {}: generated kernels compute f32, f16 and bf16 only",
+                ty.dtype.mlir_name()
+            )));
+        }
+        let (outer, width) = split_shape(&ty.shape);
+        let invariant = map.iter().all(|m| matches!(m, DimMap::Fixed(_)));
+        let k = match self.defs[id] {
+            Def::Arg(arg) => {
+                let rows = self.row_map(outer, map);
+                return Ok(self.push(
+                    MicroOp::Load { arg, rows },
+                    width,
+                    invariant,
+                    format!("argument #{arg}"),
+                ));
+            }
+            Def::Op(k) => k,
+        };
+        let op = &self.fused.ops[k];
+        let name = op.name.as_str();
+        let note = format!("%{id} = {name}");
+        let res_shape = ty.shape.clone();
+        let operand = |slot: usize| -> Result<usize, Stop> {
+            op.operands
+                .get(slot)
+                .copied()
+                .flatten()
+                .ok_or_else(|| Stop::Refuse(format!("{note}: operand #{slot} is missing")))
+        };
+        let shape_of = |v: usize| self.types[v].shape.clone();
+        match name {
+            "dit.add" | "dit.sub" | "dit.mul" | "dit.div" => {
+                let (a, b) = (operand(0)?, operand(1)?);
+                let ma = self.broadcast_map(map, &res_shape, &shape_of(a), &note)?;
+                let mb = self.broadcast_map(map, &res_shape, &shape_of(b), &note)?;
+                let na = self.value(a, ma)?;
+                let nb = self.value(b, mb)?;
+                let bop = match name {
+                    "dit.add" => BinaryOp::Add,
+                    "dit.sub" => BinaryOp::Sub,
+                    "dit.mul" => BinaryOp::Mul,
+                    _ => BinaryOp::Div,
+                };
+                self.binary(bop, na, nb, width, &note)
+            }
+            "dit.pow" => Err(Stop::Refuse(format!(
+                "{note}: dit.pow is not generated (a negative base needs the exponent's integer \
+                 parity, which the vector program does not compute)"
+            ))),
+            "dit.neg" | "dit.exp" | "dit.sqrt" | "dit.rsqrt" | "dit.tanh" | "dit.erf"
+            | "dit.sigmoid" | "dit.silu" | "dit.relu" | "dit.gelu" | "dit.fast_gelu" => {
+                let x = self.value(operand(0)?, map.to_vec())?;
+                let u = match name {
+                    "dit.neg" => UnaryOp::Neg,
+                    "dit.exp" => UnaryOp::Exp,
+                    "dit.sqrt" => UnaryOp::Sqrt,
+                    "dit.rsqrt" => UnaryOp::Rsqrt,
+                    "dit.tanh" => UnaryOp::Tanh,
+                    "dit.erf" => UnaryOp::Erf,
+                    "dit.sigmoid" => UnaryOp::Sigmoid,
+                    "dit.silu" => UnaryOp::Silu,
+                    "dit.relu" => UnaryOp::Relu,
+                    "dit.fast_gelu" => UnaryOp::FastGelu,
+                    _ => gelu_kind(&op.attrs, &note)?,
+                };
+                Ok(self.unary(u, x, &note))
+            }
+            "dit.cast" => {
+                let src = operand(0)?;
+                let from = self.types[src].dtype;
+                if !is_supported_float(from) {
+                    return Err(Stop::Refuse(format!(
+                        "{note}: casts from {} are not generated",
+                        from.mlir_name()
+                    )));
+                }
+                let x = self.value(src, map.to_vec())?;
+                // Values live in f32: widening is free; narrowing rounds where the cast stands.
+                let narrows = ty.dtype != DType::F32 && ty.dtype != from;
+                if narrows {
+                    Ok(self.push(
+                        MicroOp::Round { x, dtype: ty.dtype },
+                        width,
+                        invariant,
+                        note,
+                    ))
+                } else {
+                    Ok(x)
+                }
+            }
+            "dit.muls_add" => {
+                let scale = attr_f32(&op.attrs, "scale")
+                    .ok_or_else(|| Stop::Refuse(format!("{note}: scale is missing")))?;
+                let (a, b) = (operand(0)?, operand(1)?);
+                let ma = self.broadcast_map(map, &res_shape, &shape_of(a), &note)?;
+                let mb = self.broadcast_map(map, &res_shape, &shape_of(b), &note)?;
+                let na = self.value(a, ma)?;
+                let nb = self.value(b, mb)?;
+                let scaled = self.unary(UnaryOp::MulScalar(scale), na, &note);
+                self.binary(BinaryOp::Add, scaled, nb, width, &note)
+            }
+            "dit.silu_mul" => {
+                let g = self.value(operand(0)?, map.to_vec())?;
+                let u = self.value(operand(1)?, map.to_vec())?;
+                let s = self.unary(UnaryOp::Silu, g, &note);
+                self.binary(BinaryOp::Mul, s, u, width, &note)
+            }
+            "dit.swiglu" | "dit.gelu_mul" => {
+                let src = operand(0)?;
+                if name == "dit.swiglu" {
+                    let rank = self.types[src].shape.len() as i64;
+                    let dim = attr_i64(&op.attrs, "dim").unwrap_or(-1);
+                    if dim != -1 && dim != rank - 1 {
+                        return Err(Stop::Refuse(format!(
+                            "{note}: only the last dim is generated (dim = {dim})"
+                        )));
+                    }
+                }
+                let act = if name == "dit.swiglu" {
+                    UnaryOp::Silu
+                } else {
+                    gelu_kind(&op.attrs, &note)?
+                };
+                let x = self.value(src, map.to_vec())?;
+                let inv = self.inv(x);
+                let gate = self.push(
+                    MicroOp::Slice {
+                        x,
+                        offset: 0,
+                        len: width,
+                    },
+                    width,
+                    inv,
+                    format!("{note} (first half)"),
+                );
+                let up = self.push(
+                    MicroOp::Slice {
+                        x,
+                        offset: width,
+                        len: width,
+                    },
+                    width,
+                    inv,
+                    format!("{note} (second half)"),
+                );
+                let g = self.unary(act, gate, &note);
+                self.binary(BinaryOp::Mul, g, up, width, &note)
+            }
+            "dit.softmax" => {
+                let dim = attr_i64(&op.attrs, "dim").unwrap_or(-1);
+                if dim != -1 && dim != res_shape.len() as i64 - 1 {
+                    return Err(Stop::Refuse(format!(
+                        "{note}: only the last dim is generated (dim = {dim})"
+                    )));
+                }
+                let x = self.value(operand(0)?, map.to_vec())?;
+                Ok(self.push(MicroOp::Softmax(x), width, invariant, note))
+            }
+            "dit.rms_norm" => {
+                let eps = epsilon(&op.attrs, &note)?;
+                let x = self.value(operand(0)?, map.to_vec())?;
+                let r = self.push(MicroOp::Rms { x, eps }, width, invariant, note.clone());
+                let g = self.feature(operand(1)?, width, &note)?;
+                self.binary(BinaryOp::Mul, r, g, width, &note)
+            }
+            "dit.layer_norm" => {
+                let eps = epsilon(&op.attrs, &note)?;
+                let x = self.value(operand(0)?, map.to_vec())?;
+                let mut y = self.push(
+                    MicroOp::Standardize { x, eps },
+                    width,
+                    invariant,
+                    note.clone(),
+                );
+                if let Some(g) = op.operands.get(1).copied().flatten() {
+                    let g = self.feature(g, width, &note)?;
+                    y = self.binary(BinaryOp::Mul, y, g, width, &note)?;
+                }
+                if let Some(b) = op.operands.get(2).copied().flatten() {
+                    let b = self.feature(b, width, &note)?;
+                    y = self.binary(BinaryOp::Add, y, b, width, &note)?;
+                }
+                Ok(y)
+            }
+            "dit.ada_layer_norm" => {
+                let eps = epsilon(&op.attrs, &note)?;
+                let x = self.value(operand(0)?, map.to_vec())?;
+                let (sc, sh) = (operand(1)?, operand(2)?);
+                let msc = self.broadcast_map(map, &res_shape, &shape_of(sc), &note)?;
+                let msh = self.broadcast_map(map, &res_shape, &shape_of(sh), &note)?;
+                let nsc = self.value(sc, msc)?;
+                let nsh = self.value(sh, msh)?;
+                let y = self.push(
+                    MicroOp::Standardize { x, eps },
+                    width,
+                    invariant,
+                    note.clone(),
+                );
+                let one_plus = self.unary(UnaryOp::AddScalar(1.0), nsc, &note);
+                let y = self.binary(BinaryOp::Mul, y, one_plus, width, &note)?;
+                self.binary(BinaryOp::Add, y, nsh, width, &note)
+            }
+            "dit.rope" => {
+                let interleave = match attr_str(&op.attrs, "mode") {
+                    Some("interleave") => true,
+                    Some("half") => false,
+                    other => {
+                        return Err(Stop::Refuse(format!("{note}: mode {other:?} is not known")))
+                    }
+                };
+                if width % 2 != 0 {
+                    return Err(Stop::Refuse(format!("{note}: the last dim {width} is odd")));
+                }
+                let x = self.value(operand(0)?, map.to_vec())?;
+                let (c, s) = (operand(1)?, operand(2)?);
+                let mc = self.broadcast_map(map, &res_shape, &shape_of(c), &note)?;
+                let ms = self.broadcast_map(map, &res_shape, &shape_of(s), &note)?;
+                let nc = self.value(c, mc)?;
+                let ns = self.value(s, ms)?;
+                let inv = self.inv(x);
+                let rot = self.push(
+                    MicroOp::Rotate { x, interleave },
+                    width,
+                    inv,
+                    format!("{note} (rotate)"),
+                );
+                let p = self.binary(BinaryOp::Mul, x, nc, width, &note)?;
+                let q = self.binary(BinaryOp::Mul, rot, ns, width, &note)?;
+                self.binary(BinaryOp::Add, p, q, width, &note)
+            }
+            "dit.concat" => self.concat(op, id, map, &note),
+            _ => Err(Stop::Refuse(format!(
+                "{note}: this op is not generated in an Ascend C vector kernel"
+            ))),
+        }
+    }
+
+    /// A per-feature vector (gamma, beta: shape [D]) as an invariant node.
+    fn feature(&mut self, v: usize, width: usize, note: &str) -> Result<NodeId, Stop> {
+        let shape = &self.types[v].shape;
+        if shape.iter().rev().skip(1).any(|d| *d != 1) || split_shape(shape).1 != width {
+            return Err(Stop::Refuse(format!(
+                "{note}: a per-feature operand of shape {shape:?} for rows of {width}"
+            )));
+        }
+        let map = vec![DimMap::Fixed(0); shape.len().saturating_sub(1)];
+        self.value(v, map)
+    }
+
+    fn concat(
+        &mut self,
+        op: &dit_runtime::fused::BodyOp,
+        id: usize,
+        map: &[DimMap],
+        note: &str,
+    ) -> Result<NodeId, Stop> {
+        let shape = self.types[id].shape.clone();
+        let rank = shape.len() as i64;
+        let mut dim = attr_i64(&op.attrs, "dim")
+            .ok_or_else(|| Stop::Refuse(format!("{note}: dim is missing")))?;
+        if dim < 0 {
+            dim += rank;
+        }
+        if dim < 0 || dim >= rank {
+            return Err(Stop::Refuse(format!("{note}: dim {dim} is out of range")));
+        }
+        let dim = dim as usize;
+        let parts: Vec<usize> = op
+            .operands
+            .iter()
+            .map(|o| o.ok_or_else(|| Stop::Refuse(format!("{note}: an operand is missing"))))
+            .collect::<Result<_, _>>()?;
+        if dim + 1 == shape.len() {
+            // Along the last dim: copy each operand's row into its columns. The copies move
+            // whole 32-byte blocks of f32, so every part but the last starts on 8 elements.
+            let mut nodes = Vec::new();
+            let mut at = 0;
+            for (k, p) in parts.iter().enumerate() {
+                let w = split_shape(&self.types[*p].shape).1;
+                if at % 8 != 0 {
+                    return Err(Stop::Refuse(format!(
+                        "{note}: operand #{k} starts at column {at}, not a multiple of 8 \
+                         elements (32-byte UB blocks of f32)"
+                    )));
+                }
+                nodes.push(self.value(*p, map.to_vec())?);
+                at += w;
+            }
+            let width = split_shape(&shape).1;
+            let invariant = nodes.iter().all(|n| self.inv(*n));
+            return Ok(self.push(
+                MicroOp::ConcatLast(nodes),
+                width,
+                invariant,
+                note.to_string(),
+            ));
+        }
+        // Along an outer dim: the row comes from one operand, shifted.
+        let mut start = 0usize;
+        let mut ranges = Vec::new();
+        for p in &parts {
+            let size = self.types[*p].shape[dim];
+            ranges.push((start, start + size, *p));
+            start += size;
+        }
+        match map[dim].clone() {
+            DimMap::Fixed(c) => {
+                let (s, _, p) = ranges
+                    .iter()
+                    .copied()
+                    .find(|(s, e, _)| *s <= c && c < *e)
+                    .ok_or_else(|| Stop::Refuse(format!("{note}: index {c} out of range")))?;
+                let mut m = map.to_vec();
+                m[dim] = DimMap::Fixed(c - s);
+                self.value(p, m)
+            }
+            DimMap::Var { dim: l, offset } => {
+                // The box covers concat indices [lo - offset, lo + ext - offset).
+                let first = self.lo[l] - offset;
+                let end = first + self.ext[l];
+                let inside: Vec<_> = ranges
+                    .iter()
+                    .copied()
+                    .filter(|(s, e, _)| *s < end && first < *e)
+                    .collect();
+                if inside.len() > 1 {
+                    let cuts = inside[1..].iter().map(|(s, _, _)| s + offset).collect();
+                    return Err(Stop::Split { dim: l, cuts });
+                }
+                let (s, _, p) = inside[0];
+                let mut m = map.to_vec();
+                m[dim] = self.var(l, offset + s);
+                self.value(p, m)
+            }
+        }
+    }
+}
+
+fn epsilon(attrs: &Attrs, note: &str) -> Result<f32, Stop> {
+    attr_f32(attrs, "epsilon").ok_or_else(|| Stop::Refuse(format!("{note}: epsilon is missing")))
+}
+
+fn gelu_kind(attrs: &Attrs, note: &str) -> Result<UnaryOp, Stop> {
+    match attr_str(attrs, "approximate") {
+        Some("none") => Ok(UnaryOp::GeluErf),
+        Some("tanh") => Ok(UnaryOp::GeluTanh),
+        other => Err(Stop::Refuse(format!(
+            "{note}: approximate {other:?} is not known"
+        ))),
+    }
+}
+
+/// Plans the kernel of one `dit.fused` body.
+pub fn plan(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
+    let fail = |message: String| PlanError {
+        kernel: fused.kernel.clone(),
+        message,
+    };
+    let mut types: Vec<TensorType> = fused.args.clone();
+    let mut defs: Vec<Def> = (0..fused.args.len()).map(Def::Arg).collect();
+    for (k, op) in fused.ops.iter().enumerate() {
+        for r in &op.results {
+            types.push(r.clone());
+            defs.push(Def::Op(k));
+        }
+        if op.results.len() != 1 {
+            return Err(fail(format!(
+                "body op #{k} ({}) has {} results; generated kernels take single-result ops",
+                op.name,
+                op.results.len()
+            )));
+        }
+    }
+    for (i, t) in fused.args.iter().enumerate() {
+        if !is_supported_float(t.dtype) {
+            return Err(fail(format!(
+                "input #{i} is {}: generated kernels take f32, f16 and bf16",
+                t.dtype.mlir_name()
+            )));
+        }
+    }
+    if fused.yields.is_empty() {
+        return Err(fail("the body yields nothing".to_string()));
+    }
+    // Loops: outputs grouped by outer shape, leading 1s ignored, in first-yield order.
+    let mut loops: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    for (i, y) in fused.yields.iter().enumerate() {
+        let key = strip_leading_ones(split_shape(&types[*y].shape).0);
+        match loops.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, outs)) => outs.push(i),
+            None => loops.push((key, vec![i])),
+        }
+    }
+    let mut stages = Vec::new();
+    for (loop_shape, outs) in &loops {
+        let mut work = vec![(vec![0; loop_shape.len()], loop_shape.clone())];
+        let mut done = Vec::new();
+        while let Some((lo, ext)) = work.pop() {
+            let mut b = StageBuilder {
+                fused,
+                types: &types,
+                defs: &defs,
+                lo: lo.clone(),
+                ext: ext.clone(),
+                nodes: Vec::new(),
+                memo: HashMap::new(),
+                expanded: HashMap::new(),
+            };
+            match build_stage(&mut b, loop_shape, outs, &fused.yields) {
+                Ok(stores) => done.push(Stage {
+                    loop_shape: loop_shape.clone(),
+                    rows: ext.iter().map(|e| *e as u64).product(),
+                    lo,
+                    ext,
+                    nodes: b.nodes,
+                    stores,
+                }),
+                Err(Stop::Refuse(m)) => return Err(fail(m)),
+                Err(Stop::Split { dim, cuts }) => {
+                    let mut at = lo[dim];
+                    let end = lo[dim] + ext[dim];
+                    for c in cuts.into_iter().chain(std::iter::once(end)) {
+                        let (mut l2, mut e2) = (lo.clone(), ext.clone());
+                        l2[dim] = at;
+                        e2[dim] = c - at;
+                        work.push((l2, e2));
+                        at = c;
+                    }
+                }
+            }
+        }
+        done.sort_by(|a, b| a.lo.cmp(&b.lo));
+        stages.extend(done);
+    }
+    Ok(KernelPlan {
+        name: fused.kernel.clone(),
+        inputs: fused.args.clone(),
+        outputs: fused.yields.iter().map(|y| types[*y].clone()).collect(),
+        stages,
+    })
+}
+
+fn build_stage(
+    b: &mut StageBuilder<'_>,
+    loop_shape: &[usize],
+    outs: &[usize],
+    yields: &[usize],
+) -> Result<Vec<Store>, Stop> {
+    let m = loop_shape.len();
+    let mut stores = Vec::new();
+    for &o in outs {
+        let id = yields[o];
+        let shape = b.types[id].shape.clone();
+        let (outer, _) = split_shape(&shape);
+        let p = outer.len();
+        // Identity map: the output's dims right-aligned on the loop's (extra leading dims are 1).
+        let map: Vec<DimMap> = (0..p)
+            .map(|j| {
+                if j + m < p {
+                    DimMap::Fixed(0)
+                } else {
+                    b.var(j + m - p, 0)
+                }
+            })
+            .collect();
+        let node = b.value(id, map.clone())?;
+        let rows = b.row_map(outer, &map);
+        stores.push(Store {
+            output: o,
+            node,
+            rows,
+        });
+    }
+    Ok(stores)
+}
+
+/// Ops that work element by element along the last dim (or, for concat, move whole columns):
+/// a body of only these may be split into column chunks.
+const COLUMN_WISE: &[&str] = &[
+    "dit.add",
+    "dit.sub",
+    "dit.mul",
+    "dit.div",
+    "dit.neg",
+    "dit.exp",
+    "dit.sqrt",
+    "dit.rsqrt",
+    "dit.tanh",
+    "dit.erf",
+    "dit.sigmoid",
+    "dit.silu",
+    "dit.relu",
+    "dit.gelu",
+    "dit.fast_gelu",
+    "dit.cast",
+    "dit.muls_add",
+    "dit.silu_mul",
+    "dit.concat",
+];
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The widths a body's last dims can be cut into for [`chunk_columns`], widest first: the
+/// multiples of 16 elements that divide every last dim above 1. Empty when the body has an op
+/// that needs whole rows (norms, softmax, rope, the halves of swiglu / gelu_mul).
+pub fn column_chunks(fused: &FusedOp) -> Vec<usize> {
+    if fused
+        .ops
+        .iter()
+        .any(|op| !COLUMN_WISE.contains(&op.name.as_str()))
+    {
+        return Vec::new();
+    }
+    let widths: Vec<usize> = fused
+        .args
+        .iter()
+        .chain(fused.ops.iter().flat_map(|op| &op.results))
+        .filter_map(|t| t.shape.last().copied())
+        .filter(|w| *w > 1)
+        .collect();
+    let g = widths.iter().copied().fold(0, gcd);
+    let widest = widths.iter().copied().max().unwrap_or(0);
+    (1..=g / 16)
+        .rev()
+        .map(|k| 16 * k)
+        .filter(|c| g % c == 0 && *c < widest)
+        .collect()
+}
+
+/// The body with every last dim `w > 1` split into `[w / chunk, chunk]` (a last dim of 1 into
+/// `[1, 1]`): the same bytes, with the chunk index an outer dim, so a row becomes `chunk`
+/// elements and a concat along the last dim a concat along the chunk dim. `chunk` comes from
+/// [`column_chunks`].
+pub fn chunk_columns(fused: &FusedOp, chunk: usize) -> FusedOp {
+    let split = |t: &TensorType| {
+        let mut shape = t.shape.clone();
+        match shape.pop() {
+            Some(w) if w > 1 => shape.extend([w / chunk, chunk]),
+            Some(w) => shape.extend([w, 1]),
+            None => {}
+        }
+        TensorType::new(t.dtype, shape)
+    };
+    let mut out = fused.clone();
+    out.args = fused.args.iter().map(split).collect();
+    let mut types: Vec<TensorType> = fused.args.clone();
+    for op in &mut out.ops {
+        if op.name == "dit.concat" {
+            // A negative dim counted from the old rank would now name the chunk columns.
+            let rank = op.results[0].shape.len() as i64;
+            if let Some(AttrValue::Int(d)) = op.attrs.get_mut("dim") {
+                if *d < 0 {
+                    *d += rank;
+                }
+            }
+        }
+        types.extend(op.results.iter().cloned());
+        op.results = op.results.iter().map(split).collect();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fused(json: &str) -> FusedOp {
+        FusedOp::parse(json).unwrap()
+    }
+
+    #[test]
+    fn concat_along_an_outer_dim_splits_the_loop() {
+        // rms_norm on two sequences, then concat along the sequence: two stages, each reading
+        // one operand only, with contiguous rows.
+        let f = fused(
+            r#"{"kernel": "k", "body": {
+            "args": [{"dtype": "bf16", "shape": [1, 2, 8]}, {"dtype": "bf16", "shape": [1, 3, 8]},
+                     {"dtype": "bf16", "shape": [8]}],
+            "ops": [
+              {"name": "dit.rms_norm", "operands": [0, 2], "attrs": {"epsilon": 1e-6},
+               "results": [{"dtype": "bf16", "shape": [1, 2, 8]}]},
+              {"name": "dit.concat", "operands": [3, 1], "attrs": {"dim": 1},
+               "results": [{"dtype": "bf16", "shape": [1, 5, 8]}]}],
+            "yield": [4]}}"#,
+        );
+        let p = plan(&f).unwrap();
+        assert_eq!(p.stages.len(), 2);
+        assert_eq!(
+            (p.stages[0].lo.clone(), p.stages[0].ext.clone()),
+            (vec![0], vec![2])
+        );
+        assert_eq!(
+            (p.stages[1].lo.clone(), p.stages[1].ext.clone()),
+            (vec![2], vec![3])
+        );
+        // The second stage only loads argument 1, from its row 0 on, and stores from row 2.
+        let loads: Vec<_> = p.stages[1]
+            .nodes
+            .iter()
+            .filter_map(|n| match &n.op {
+                MicroOp::Load { arg, rows } => Some((*arg, rows.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(loads.len(), 1);
+        assert_eq!(loads[0].0, 1);
+        assert_eq!(loads[0].1.base, 0);
+        assert!(loads[0].1.contiguous);
+        assert_eq!(p.stages[1].stores[0].rows.base, 2);
+        // Gamma is invariant in the first stage.
+        assert!(p.stages[0]
+            .nodes
+            .iter()
+            .any(|n| n.invariant && matches!(n.op, MicroOp::Load { arg: 2, .. })));
+    }
+
+    #[test]
+    fn broadcast_tables_follow_their_own_rows() {
+        // cos [1, 3, 1, 4] against x [1, 3, 2, 4]: row (s, h) reads cos row s.
+        let f = fused(
+            r#"{"kernel": "k", "body": {
+            "args": [{"dtype": "f32", "shape": [1, 3, 2, 4]}, {"dtype": "f32", "shape": [1, 3, 1, 4]},
+                     {"dtype": "f32", "shape": [1, 3, 1, 4]}],
+            "ops": [{"name": "dit.rope", "operands": [0, 1, 2], "attrs": {"mode": "interleave"},
+                     "results": [{"dtype": "f32", "shape": [1, 3, 2, 4]}]}],
+            "yield": [3]}}"#,
+        );
+        let p = plan(&f).unwrap();
+        assert_eq!(p.stages.len(), 1);
+        let cos = p.stages[0]
+            .nodes
+            .iter()
+            .find_map(|n| match &n.op {
+                MicroOp::Load { arg: 1, rows } => Some(rows.clone()),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(cos.terms, vec![(0, 1)]);
+        assert!(!cos.contiguous);
+    }
+
+    #[test]
+    fn refusals_name_the_op() {
+        let f = fused(
+            r#"{"kernel": "k", "body": {
+            "args": [{"dtype": "f32", "shape": [2, 4]}, {"dtype": "f32", "shape": [2, 4]}],
+            "ops": [{"name": "dit.pow", "operands": [0, 1],
+                     "results": [{"dtype": "f32", "shape": [2, 4]}]}],
+            "yield": [2]}}"#,
+        );
+        let e = plan(&f).unwrap_err().to_string();
+        assert!(e.contains("dit.pow"), "{e}");
+        let f = fused(
+            r#"{"kernel": "k", "body": {
+            "args": [{"dtype": "i32", "shape": [2, 4]}],
+            "ops": [{"name": "dit.neg", "operands": [0],
+                     "results": [{"dtype": "i32", "shape": [2, 4]}]}],
+            "yield": [1]}}"#,
+        );
+        assert!(plan(&f).unwrap_err().to_string().contains("i32"));
+    }
+}

@@ -1,0 +1,1164 @@
+//! The aten op table: how each supported torch op becomes dit ops. A converter returns the
+//! values that replace the op's tensor results, or the reason it cannot (an op outside the
+//! table, or arguments the dit contract cannot express); the pass then keeps the op as
+//! `dit.opaque`. Torch semantics the table relies on:
+//!
+//! - Elementwise arithmetic computes in the result's dtype (torch's type promotion), so every
+//!   tensor operand is cast to the result's element type first and a Python scalar becomes a
+//!   0-d constant of that type; `alpha` of add/sub/rsub scales the second operand.
+//! - Views (view, reshape, flatten, unflatten, squeeze, unsqueeze, ...) take their shape from
+//!   the result's type, so their size lists need not be constants.
+//! - Ops that return lists of tensors (split, chunk, unbind) are read through the
+//!   `torch.prim.ListUnpack` that unpacks them: its result types give the pieces.
+
+use super::{
+    emit::{Emitter, Num},
+    mlir,
+    scalars::{self, Scalar},
+};
+use dit_dialect::{
+    ir::{Attr, Op, Val},
+    tensor::TensorInfo,
+};
+use mlir_sys::MlirType;
+
+/// One torch op to convert: its name without the `torch.` prefix, and its tensor results
+/// flattened (a list result contributes its unpacked elements), old values with new types.
+pub struct Node {
+    pub op: Op,
+    pub name: String,
+    /// The values the op defines that dit must replace, in order.
+    pub olds: Vec<Val>,
+    /// Their builtin tensor types.
+    pub outs: Vec<MlirType>,
+}
+
+/// Replacement values, one per entry of [`Node::outs`]; `None` only for a value without uses
+/// (native_layer_norm's mean and rstd).
+pub type Replacements = Vec<Option<Val>>;
+
+/// Every op name the table converts (without `torch.`), for the documentation and tests.
+pub const SUPPORTED: &[&str] = &[
+    "aten.linear",
+    "aten.addmm",
+    "aten.mm",
+    "aten.bmm",
+    "aten.matmul",
+    "aten.baddbmm",
+    "aten._grouped_mm",
+    "aten.gelu",
+    "aten.silu",
+    "aten.sigmoid",
+    "aten.tanh",
+    "aten.relu",
+    "aten.rsqrt",
+    "aten.sqrt",
+    "aten.exp",
+    "aten.neg",
+    "aten.erf",
+    "aten.square",
+    "aten.reciprocal",
+    "aten.add.Tensor",
+    "aten.add.Scalar",
+    "aten.sub.Tensor",
+    "aten.sub.Scalar",
+    "aten.rsub.Tensor",
+    "aten.rsub.Scalar",
+    "aten.mul.Tensor",
+    "aten.mul.Scalar",
+    "aten.div.Tensor",
+    "aten.div.Scalar",
+    "aten.div.Tensor_mode",
+    "aten.div.Scalar_mode",
+    "aten.pow.Tensor_Tensor",
+    "aten.pow.Tensor_Scalar",
+    "aten.pow.Scalar",
+    "aten.mean.dim",
+    "aten.mean",
+    "aten.sum.dim_IntList",
+    "aten.sum",
+    "aten.softmax.int",
+    "aten._softmax",
+    "aten.layer_norm",
+    "aten.native_layer_norm",
+    "aten.rms_norm",
+    "aten.scaled_dot_product_attention",
+    "aten.cat",
+    "aten.stack",
+    "aten.split.Tensor",
+    "aten.split_with_sizes",
+    "aten.split.sizes",
+    "aten.chunk",
+    "aten.tensor_split.sections",
+    "aten.unbind.int",
+    "aten.slice.Tensor",
+    "aten.select.int",
+    "aten.narrow",
+    "aten.slice_scatter",
+    "aten.repeat_interleave.self_int",
+    "aten.view",
+    "aten.reshape",
+    "aten._unsafe_view",
+    "aten.view_as",
+    "aten.reshape_as",
+    "aten.flatten.using_ints",
+    "aten.unflatten.int",
+    "aten.unsqueeze",
+    "aten.squeeze",
+    "aten.squeeze.dim",
+    "aten.squeeze.dims",
+    "aten.view.dtype",
+    "aten.permute",
+    "aten.transpose.int",
+    "aten.swapaxes",
+    "aten.t",
+    "aten.movedim.int",
+    "aten.expand",
+    "aten.expand_as",
+    "aten.broadcast_to",
+    "aten._to_copy",
+    "aten.to.dtype",
+    "aten.to.dtype_layout",
+    "aten.to.device",
+    "aten.to.other",
+    "aten.type_as",
+    "aten.copy",
+    "prims.convert_element_type",
+    "aten.clone",
+    "aten.contiguous",
+    "aten.detach",
+    "aten.alias",
+    "aten.lift_fresh_copy",
+    "aten.dropout",
+    "tensor_static_info_cast",
+    "vtensor.literal",
+    "aten.full",
+    "aten.full_like",
+    "aten.new_full",
+    "aten.ones",
+    "aten.ones_like",
+    "aten.new_ones",
+    "aten.zeros",
+    "aten.zeros_like",
+    "aten.new_zeros",
+    "aten.empty.memory_format",
+    "aten.empty_like",
+    "aten.scalar_tensor",
+    "prim.NumToTensor.Scalar",
+];
+
+type R<T> = Result<T, String>;
+
+/// Converts `node`, creating ops through `e`.
+pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
+    let n = node.name.as_str();
+    let one = |v: Val| Ok(vec![Some(v)]);
+    match n {
+        // ---- matmuls -----------------------------------------------------------------
+        "aten.linear" => {
+            let (x, w) = (node.tensor(0)?, node.tensor(1)?);
+            let b = node.optional_tensor(2)?;
+            let bias: Vec<Val> = b.into_iter().collect();
+            one(e.dit1("dit.linear", &[&[x], &[w], &bias], node.out(0)?, &[])?)
+        }
+        "aten.mm" | "aten.bmm" | "aten.matmul" => {
+            one(matmul(e, node.tensor(0)?, node.tensor(1)?, node.out(0)?)?)
+        }
+        "aten.addmm" | "aten.baddbmm" => {
+            // addmm(bias, m1, m2, beta, alpha) = beta·bias + alpha·(m1·m2).
+            let (bias, m1, m2) = (node.tensor(0)?, node.tensor(1)?, node.tensor(2)?);
+            node.require_one(3, "beta")?;
+            node.require_one(4, "alpha")?;
+            let out = node.out(0)?;
+            // addmm(b, x, t(w)) is how a decomposed nn.Linear reads: the dit.linear form keeps
+            // the weight [N, K] a function argument (what merge-horizontal and the weight
+            // pre-pack look for).
+            if n == "aten.addmm" {
+                if let Some(w) = swapped_last_two(m2) {
+                    let mark = e.mark();
+                    let linear = e.dit1("dit.linear", &[&[m1], &[w], &[bias]], out, &[]);
+                    match linear {
+                        Ok(v) if e.check_from(mark).is_ok() => return one(v),
+                        _ => e.rollback_to(mark),
+                    }
+                }
+            }
+            let mut product_ty = out;
+            if let (Some(a), Some(b)) = (m1.tensor(), m2.tensor()) {
+                // The product's own shape: [batch.., M, N] from m1 and m2.
+                let mut shape = a.shape.clone();
+                if let (Some(last), Some(n)) = (shape.last_mut(), b.dim_from_back(0)) {
+                    *last = Some(n);
+                }
+                product_ty = mlir::tensor_of(&shape, element(out)?);
+            }
+            let product = matmul(e, m1, m2, product_ty)?;
+            let bias = e.cast(bias, element(out)?)?;
+            one(e.dit1("dit.add", &[&[product], &[bias]], out, &[])?)
+        }
+
+        "aten._grouped_mm" => {
+            // _grouped_mm(x [M, K], w [G, K, N], offs [G], bias?, out_dtype?): the rows of group g
+            // end at offs[g] (cumulative, int32) -- dit.grouped_matmul with a "cumsum" group
+            // list, which dit keeps as i64.
+            let (x, w) = (node.tensor(0)?, node.tensor(1)?);
+            let offs = node
+                .optional_tensor(2)?
+                .ok_or("without offs there are no groups")?;
+            if node.optional_tensor(3)?.is_some() {
+                return Err("a bias".into());
+            }
+            let i64_ = mlir::integer_type(e.context(), 64);
+            let list = e.cast(offs, i64_)?;
+            let attr = Attr::string(e.context(), "cumsum");
+            one(e.dit1(
+                "dit.grouped_matmul",
+                &[&[x], &[w], &[list], &[], &[], &[]],
+                node.out(0)?,
+                &[("group_list_type", attr)],
+            )?)
+        }
+
+        // ---- elementwise unary ----------------------------------------------------------
+        "aten.gelu" => {
+            let approximate = match node.arg(1) {
+                Ok(v) if !scalars::is_none(v) => {
+                    scalars::str(v).ok_or("approximate is not a constant string")?
+                }
+                _ => "none".to_string(),
+            };
+            if approximate != "none" && approximate != "tanh" {
+                return Err(format!("approximate '{approximate}' is not none or tanh"));
+            }
+            let x = node.tensor_as_out(e, 0)?;
+            let attr = Attr::string(e.context(), &approximate);
+            one(e.dit1("dit.gelu", &[&[x]], node.out(0)?, &[("approximate", attr)])?)
+        }
+        "aten.silu" | "aten.sigmoid" | "aten.tanh" | "aten.relu" | "aten.rsqrt" | "aten.sqrt"
+        | "aten.exp" | "aten.neg" | "aten.erf" => {
+            let x = node.tensor_as_out(e, 0)?;
+            let dit = format!("dit.{}", &n["aten.".len()..]);
+            one(e.dit1(&dit, &[&[x]], node.out(0)?, &[])?)
+        }
+        "aten.square" => {
+            let x = node.tensor_as_out(e, 0)?;
+            one(e.dit1("dit.mul", &[&[x], &[x]], node.out(0)?, &[])?)
+        }
+        "aten.reciprocal" => {
+            let x = node.tensor_as_out(e, 0)?;
+            let one_ = e.scalar(element(node.out(0)?)?, Num::Float(1.0))?;
+            one(e.dit1("dit.div", &[&[one_], &[x]], node.out(0)?, &[])?)
+        }
+
+        // ---- elementwise binary -----------------------------------------------------------
+        "aten.add.Tensor"
+        | "aten.sub.Tensor"
+        | "aten.mul.Tensor"
+        | "aten.div.Tensor"
+        | "aten.div.Tensor_mode"
+        | "aten.pow.Tensor_Tensor"
+        | "aten.rsub.Tensor" => {
+            if n == "aten.div.Tensor_mode" {
+                no_rounding_mode(node, 2)?;
+            }
+            let out = node.out(0)?;
+            let a = node.tensor_as_out(e, 0)?;
+            let b = node.tensor_as_out(e, 1)?;
+            let alpha = match n {
+                "aten.add.Tensor" | "aten.sub.Tensor" | "aten.rsub.Tensor" => node.alpha(2)?,
+                _ => 1.0,
+            };
+            // rsub(a, b, alpha) = b - alpha·a: the scaled operand is the first.
+            let (lhs, rhs) = if n == "aten.rsub.Tensor" {
+                (b, scale(e, a, alpha)?)
+            } else {
+                (a, scale(e, b, alpha)?)
+            };
+            one(e.dit1(binary_op(n), &[&[lhs], &[rhs]], out, &[])?)
+        }
+        "aten.add.Scalar"
+        | "aten.sub.Scalar"
+        | "aten.mul.Scalar"
+        | "aten.div.Scalar"
+        | "aten.div.Scalar_mode"
+        | "aten.pow.Tensor_Scalar"
+        | "aten.rsub.Scalar" => {
+            if n == "aten.div.Scalar_mode" {
+                no_rounding_mode(node, 2)?;
+            }
+            let out = node.out(0)?;
+            let x = node.tensor_as_out(e, 0)?;
+            let s = node.number(1)?;
+            let alpha = match n {
+                "aten.add.Scalar" | "aten.sub.Scalar" | "aten.rsub.Scalar" => node.alpha(2)?,
+                _ => 1.0,
+            };
+            if n == "aten.rsub.Scalar" {
+                // s - alpha·x.
+                let c = e.scalar(element(out)?, s)?;
+                let x = scale(e, x, alpha)?;
+                return one(e.dit1("dit.sub", &[&[c], &[x]], out, &[])?);
+            }
+            // x + alpha·s: the constant absorbs alpha.
+            let s = if alpha == 1.0 {
+                s
+            } else {
+                Num::Float(s.as_f64() * alpha)
+            };
+            let c = e.scalar(element(out)?, s)?;
+            one(e.dit1(binary_op(n), &[&[x], &[c]], out, &[])?)
+        }
+        "aten.pow.Scalar" => {
+            // pow(s, x) = s ** x.
+            let out = node.out(0)?;
+            let c = e.scalar(element(out)?, node.number(0)?)?;
+            let x = node.tensor_as_out(e, 1)?;
+            one(e.dit1("dit.pow", &[&[c], &[x]], out, &[])?)
+        }
+
+        // ---- reductions and softmax --------------------------------------------------------
+        "aten.mean.dim" | "aten.sum.dim_IntList" | "aten.mean" | "aten.sum" => {
+            let x = node.tensor_as_out(e, 0)?;
+            let rank = rank(x)?;
+            let all: Vec<i64> = (0..rank as i64).collect();
+            let (dims, keepdim) = if n == "aten.mean" || n == "aten.sum" {
+                (all, false)
+            } else {
+                let dims = match node.arg(1) {
+                    Ok(v) if !scalars::is_none(v) => {
+                        scalars::int_list(v).ok_or("dims is not a constant list")?
+                    }
+                    _ => Vec::new(),
+                };
+                // An empty dim list reduces every dim (torch's `dim=[]`).
+                let dims = if dims.is_empty() { all } else { dims };
+                let keepdim = scalars::bool(node.arg(2)?).ok_or("keepdim is not a constant")?;
+                (dims, keepdim)
+            };
+            let dims: Vec<i64> = dims
+                .iter()
+                .map(|d| normalize_dim(*d, rank).map(|d| d as i64))
+                .collect::<R<_>>()?;
+            let op = if n.starts_with("aten.mean") {
+                "dit.reduce_mean"
+            } else {
+                "dit.reduce_sum"
+            };
+            let attrs = [
+                ("dims", node.op.i64_array_attr(&dims)),
+                ("keepdim", Attr::bool(e.context(), keepdim)),
+            ];
+            one(e.dit1(op, &[&[x]], node.out(0)?, &attrs)?)
+        }
+        "aten.softmax.int" | "aten._softmax" => {
+            // softmax.int(x, dim, dtype?) and _softmax(x, dim, half_to_float): both compute in
+            // the result's dtype.
+            let x = node.tensor_as_out(e, 0)?;
+            let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
+            let attr = Attr::i64(e.context(), dim as i64);
+            one(e.dit1("dit.softmax", &[&[x]], node.out(0)?, &[("dim", attr)])?)
+        }
+
+        // ---- norms --------------------------------------------------------------------------
+        "aten.layer_norm" | "aten.native_layer_norm" => {
+            let x = node.tensor(0)?;
+            normalized_last_dim(node, x, 1)?;
+            let gamma: Vec<Val> = node.optional_tensor(2)?.into_iter().collect();
+            let beta: Vec<Val> = node.optional_tensor(3)?.into_iter().collect();
+            let eps = node.float(4, "eps")?;
+            let mut replacements = Vec::new();
+            if n == "aten.native_layer_norm" {
+                // (out, mean, rstd): dit.layer_norm gives only out.
+                for (i, old) in node.olds.iter().enumerate().skip(1) {
+                    if old.has_uses() {
+                        return Err(format!("result #{i} (mean or rstd) is used"));
+                    }
+                }
+            }
+            let attr = Attr::f32(e.context(), eps as f32);
+            let y = e.dit1(
+                "dit.layer_norm",
+                &[&[x], &gamma, &beta],
+                node.out(0)?,
+                &[("epsilon", attr)],
+            )?;
+            replacements.push(Some(y));
+            replacements.resize(node.outs.len(), None);
+            Ok(replacements)
+        }
+        "aten.rms_norm" => {
+            let x = node.tensor(0)?;
+            normalized_last_dim(node, x, 1)?;
+            let info = x.tensor().ok_or("x is not a ranked tensor")?;
+            let eps = match node.arg(3) {
+                Ok(v) if !scalars::is_none(v) => {
+                    scalars::float(v).ok_or("eps is not a constant")?
+                }
+                // torch's default: the machine epsilon of x's dtype.
+                _ => machine_epsilon(&info)?,
+            };
+            let gamma = match node.optional_tensor(2)? {
+                Some(g) => g,
+                None => {
+                    // dit.rms_norm needs gamma: a weightless RMSNorm multiplies by ones.
+                    let d = info.dim_from_back(0);
+                    e.splat(&[d], element(mlir::type_of(x))?, Num::Float(1.0))?
+                }
+            };
+            let attr = Attr::f32(e.context(), eps as f32);
+            one(e.dit1(
+                "dit.rms_norm",
+                &[&[x], &[gamma]],
+                node.out(0)?,
+                &[("epsilon", attr)],
+            )?)
+        }
+
+        // ---- attention ----------------------------------------------------------------------
+        "aten.scaled_dot_product_attention" => {
+            let (q, k, v) = (node.tensor(0)?, node.tensor(1)?, node.tensor(2)?);
+            let mask: Vec<Val> = match node.optional_tensor(3)? {
+                None => Vec::new(),
+                Some(m) => vec![keep_mask_to_masked_out(e, m)?],
+            };
+            if let Ok(p) = node.arg(4) {
+                if scalars::float(p) != Some(0.0) {
+                    return Err("dropout_p is not 0".into());
+                }
+            }
+            if let Ok(c) = node.arg(5) {
+                if scalars::bool(c) != Some(false) {
+                    return Err("is_causal is not false (dit.attention has no causal flag)".into());
+                }
+            }
+            let scale = match node.arg(6) {
+                Ok(s) if !scalars::is_none(s) => {
+                    scalars::float(s).ok_or("scale is not a constant")?
+                }
+                _ => {
+                    // torch's default: 1/sqrt(E), E the head dim of q.
+                    let e_dim = q
+                        .tensor()
+                        .and_then(|t| t.dim_from_back(0))
+                        .ok_or("the default scale needs q's head dim to be static")?;
+                    1.0 / (e_dim as f64).sqrt()
+                }
+            };
+            let attrs = [
+                ("scale", Attr::f32(e.context(), scale as f32)),
+                ("layout", Attr::string(e.context(), "BNSD")),
+            ];
+            one(e.dit1(
+                "dit.attention",
+                &[&[q], &[k], &[v], &mask],
+                node.out(0)?,
+                &attrs,
+            )?)
+        }
+
+        // ---- concatenation and splitting -------------------------------------------------------
+        "aten.cat" | "aten.stack" => {
+            let out = node.out(0)?;
+            let elements = scalars::list_elements(node.arg(0)?)
+                .ok_or("the tensor list is not a torch.prim.ListConstruct")?;
+            let dim = node.int(1, "dim")?;
+            let out_rank = rank_of(out)?;
+            let mut xs = Vec::new();
+            for x in elements {
+                x.tensor().ok_or("a list element is not a tensor")?;
+                let mut x = e.cast(x, element(out)?)?;
+                if n == "aten.stack" {
+                    // stack = cat of the inputs with a size-1 dim inserted at `dim`.
+                    let d = normalize_dim(dim, out_rank)?;
+                    let mut shape = x.tensor().ok_or("not a ranked tensor")?.shape;
+                    if d > shape.len() {
+                        return Err("dim is out of range".into());
+                    }
+                    shape.insert(d, Some(1));
+                    x = e.reshape(x, mlir::tensor_of(&shape, element(out)?))?;
+                }
+                xs.push(x);
+            }
+            if xs.is_empty() {
+                return Err("the tensor list is empty".into());
+            }
+            let attr = Attr::i64(e.context(), normalize_dim(dim, out_rank)? as i64);
+            one(e.dit1("dit.concat", &[&xs], out, &[("dim", attr)])?)
+        }
+        "aten.split.Tensor"
+        | "aten.split_with_sizes"
+        | "aten.split.sizes"
+        | "aten.chunk"
+        | "aten.tensor_split.sections"
+        | "aten.unbind.int" => {
+            if node.outs.is_empty() {
+                // Nobody unpacks the list: nothing to replace.
+                return Ok(Vec::new());
+            }
+            let x = node.tensor(0)?;
+            let info = x.tensor().ok_or("x is not a ranked tensor")?;
+            let unbind = n == "aten.unbind.int";
+            let dim_arg = if unbind { 1 } else { 2 };
+            let dim = normalize_dim(node.int(dim_arg, "dim")?, info.rank())?;
+            // The pieces' sizes along `dim` come from the unpacked result types.
+            let mut piece_types = Vec::new();
+            let mut sizes = Vec::new();
+            for out in &node.outs {
+                let t = mlir::tensor_info(*out).ok_or("a piece is not a ranked tensor")?;
+                let mut shape = t.shape.clone();
+                if unbind {
+                    // unbind drops the dim: the split piece keeps it as 1.
+                    if dim > shape.len() {
+                        return Err("dim is out of range".into());
+                    }
+                    shape.insert(dim, Some(1));
+                }
+                let size = shape
+                    .get(dim)
+                    .copied()
+                    .flatten()
+                    .ok_or("a piece's size along dim is not static")?;
+                sizes.push(size);
+                piece_types.push(mlir::tensor_of(&shape, element(*out)?));
+            }
+            let attrs = [
+                ("dim", Attr::i64(e.context(), dim as i64)),
+                ("sizes", node.op.i64_array_attr(&sizes)),
+            ];
+            let split = e.dit("dit.split", &[&[x]], &piece_types, &attrs)?;
+            let mut replacements = Vec::new();
+            for (i, out) in node.outs.iter().enumerate() {
+                replacements.push(Some(e.reshape(split.result(i), *out)?));
+            }
+            Ok(replacements)
+        }
+        "aten.slice.Tensor" | "aten.select.int" | "aten.narrow" => {
+            let x = node.tensor(0)?;
+            let info = x.tensor().ok_or("x is not a ranked tensor")?;
+            let dim = normalize_dim(node.int(1, "dim")?, info.rank())?;
+            let size = info.shape[dim];
+            let (start, end, step) = match n {
+                "aten.slice.Tensor" => {
+                    let start = node.optional_int(2, "start")?.unwrap_or(0);
+                    let end = node.optional_int(3, "end")?.unwrap_or(i64::MAX);
+                    let step = node.int(4, "step")?;
+                    // INT64_MAX (or any end past the dim) means "to the end".
+                    let end = match size {
+                        Some(s) if end > s => s,
+                        _ => end,
+                    };
+                    (start, end, step)
+                }
+                "aten.select.int" => {
+                    let index = node.int(2, "index")?;
+                    // x[..., -1] is the slice [-1:]; other negatives stay Python-relative.
+                    let end = match index {
+                        -1 => i64::MAX,
+                        _ => index.checked_add(1).ok_or("index overflows")?,
+                    };
+                    let end = match size {
+                        Some(s) if end > s => s,
+                        _ => end,
+                    };
+                    (index, end, 1)
+                }
+                _ => {
+                    let start = node.int(2, "start")?;
+                    let length = node.int(3, "length")?;
+                    let start = if start < 0 {
+                        start + size.ok_or("a negative start needs a static dim")?
+                    } else {
+                        start
+                    };
+                    let end = start
+                        .checked_add(length)
+                        .ok_or("start + length overflows")?;
+                    (start, end, 1)
+                }
+            };
+            if step <= 0 {
+                return Err("step is not positive".into());
+            }
+            let out = node.out(0)?;
+            let slice_ty = if n == "aten.select.int" {
+                // select drops the dim: slice to size 1, then reshape it away.
+                let mut shape = info.shape.clone();
+                shape[dim] = Some(1);
+                mlir::tensor_of(&shape, element(out)?)
+            } else {
+                out
+            };
+            let c = e.context();
+            let attrs = [
+                ("dim", Attr::i64(c, dim as i64)),
+                ("start", Attr::i64(c, start)),
+                ("end", Attr::i64(c, end)),
+                ("step", Attr::i64(c, step)),
+            ];
+            let sliced = e.dit1("dit.slice", &[&[x]], slice_ty, &attrs)?;
+            one(e.reshape(sliced, out)?)
+        }
+
+        "aten.slice_scatter" => one(slice_scatter(node, e)?),
+        "aten.repeat_interleave.self_int" => {
+            // repeat_interleave(x, r, dim): each element r times along dim = x with a size-1 dim
+            // after `dim`, broadcast to r, merged back.
+            let x = node.tensor(0)?;
+            let info = x.tensor().ok_or("x is not a ranked tensor")?;
+            let r = node.int(1, "repeats")?;
+            let dim = match node.arg(2) {
+                Ok(d) if !scalars::is_none(d) => normalize_dim(
+                    scalars::int(d).ok_or("dim is not a constant integer")?,
+                    info.rank(),
+                )?,
+                _ => return Err("repeat_interleave without dim flattens first".into()),
+            };
+            if r < 0 {
+                return Err("repeats is negative".into());
+            }
+            let elem = element(mlir::type_of(x))?;
+            let mut shape = info.shape.clone();
+            shape.insert(dim + 1, Some(1));
+            let unit = e.reshape(x, mlir::tensor_of(&shape, elem))?;
+            shape[dim + 1] = Some(r);
+            let wide = e.dit1(
+                "dit.broadcast",
+                &[&[unit]],
+                mlir::tensor_of(&shape, elem),
+                &[],
+            )?;
+            one(e.reshape(wide, node.out(0)?)?)
+        }
+
+        // ---- views and layout -----------------------------------------------------------------
+        "aten.view"
+        | "aten.reshape"
+        | "aten._unsafe_view"
+        | "aten.view_as"
+        | "aten.reshape_as"
+        | "aten.flatten.using_ints"
+        | "aten.unflatten.int"
+        | "aten.unsqueeze"
+        | "aten.squeeze"
+        | "aten.squeeze.dim"
+        | "aten.squeeze.dims" => {
+            let x = node.tensor(0)?;
+            let out = node.out(0)?;
+            if !mlir::same_type(element(mlir::type_of(x))?, element(out)?) {
+                return Err("a view changes the element type".into());
+            }
+            one(e.reshape(x, out)?)
+        }
+        "aten.view.dtype" => {
+            let x = node.tensor(0)?;
+            let out = node.out(0)?;
+            if mlir::same_type(mlir::type_of(x), out) {
+                return one(x);
+            }
+            one(e.dit1("dit.bitcast", &[&[x]], out, &[])?)
+        }
+        "aten.permute" | "aten.transpose.int" | "aten.swapaxes" | "aten.t" | "aten.movedim.int" => {
+            let x = node.tensor(0)?;
+            let r = rank(x)?;
+            let perm: Vec<i64> = match n {
+                "aten.permute" => {
+                    let dims = node.int_list(1, "dims")?;
+                    dims.iter()
+                        .map(|d| normalize_dim(*d, r).map(|d| d as i64))
+                        .collect::<R<_>>()?
+                }
+                "aten.t" => {
+                    if r < 2 {
+                        return one(x);
+                    }
+                    vec![1, 0]
+                }
+                "aten.movedim.int" => {
+                    let from = normalize_dim(node.int(1, "source")?, r)?;
+                    let to = normalize_dim(node.int(2, "destination")?, r)?;
+                    let mut perm: Vec<i64> = (0..r as i64).filter(|d| *d != from as i64).collect();
+                    perm.insert(to, from as i64);
+                    perm
+                }
+                _ => {
+                    let a = normalize_dim(node.int(1, "dim0")?, r)?;
+                    let b = normalize_dim(node.int(2, "dim1")?, r)?;
+                    let mut perm: Vec<i64> = (0..r as i64).collect();
+                    perm.swap(a, b);
+                    perm
+                }
+            };
+            if perm.iter().enumerate().all(|(i, p)| *p == i as i64) {
+                return one(e.reshape(x, node.out(0)?)?);
+            }
+            let attr = node.op.i64_array_attr(&perm);
+            one(e.dit1("dit.transpose", &[&[x]], node.out(0)?, &[("perm", attr)])?)
+        }
+        "aten.expand" | "aten.expand_as" | "aten.broadcast_to" => {
+            let x = node.tensor(0)?;
+            let out = node.out(0)?;
+            if mlir::same_type(mlir::type_of(x), out) {
+                return one(x);
+            }
+            one(e.dit1("dit.broadcast", &[&[x]], out, &[])?)
+        }
+
+        // ---- casts and identities ---------------------------------------------------------------
+        "aten._to_copy"
+        | "aten.to.dtype"
+        | "aten.to.dtype_layout"
+        | "aten.to.device"
+        | "aten.to.other"
+        | "aten.type_as"
+        | "prims.convert_element_type"
+        | "aten.clone"
+        | "aten.contiguous"
+        | "aten.detach"
+        | "aten.alias"
+        | "aten.lift_fresh_copy"
+        | "tensor_static_info_cast" => one(e.to_type(node.tensor(0)?, node.out(0)?)?),
+        "aten.copy" => {
+            // copy(self, src): src, in self's dtype, broadcast to self's shape.
+            let out = node.out(0)?;
+            let src = e.cast(node.tensor(1)?, element(out)?)?;
+            if mlir::same_type(mlir::type_of(src), out) {
+                return one(src);
+            }
+            one(e.dit1("dit.broadcast", &[&[src]], out, &[])?)
+        }
+        "aten.dropout" => {
+            // Inference: dropout(x, p, train=False) is x.
+            let p = node.float(1, "p")?;
+            let train = scalars::bool(node.arg(2)?).ok_or("train is not a constant")?;
+            if train && p != 0.0 {
+                return Err("dropout in training mode".into());
+            }
+            one(e.to_type(node.tensor(0)?, node.out(0)?)?)
+        }
+
+        // ---- constants -----------------------------------------------------------------------
+        "vtensor.literal" => {
+            let value = node.op.attr("value").ok_or("no value attribute")?;
+            let out = node.out(0)?;
+            let ty = mlir::attr_type(value);
+            if mlir::same_type(ty, out) {
+                return one(e.constant(value));
+            }
+            // torch keeps signed integer data (`tensor<2xsi64>`); dit's integers are signless.
+            let (Some(from), Some(to)) = (element(ty).ok(), element(out).ok()) else {
+                return Err("the literal is not a tensor".into());
+            };
+            let same_shape =
+                mlir::tensor_info(ty).map(|t| t.shape) == mlir::tensor_info(out).map(|t| t.shape);
+            match (mlir::integer_width(from), mlir::integer_width(to)) {
+                (Some(a), Some(b)) if a == b && a >= 8 && same_shape => {
+                    if mlir::is_dense_resource(value) {
+                        return Err("a signed-integer dense_resource literal cannot be \
+                                    re-typed to a signless tensor"
+                            .into());
+                    }
+                    let retyped = mlir::retype_dense_int(value, out, (a / 8) as usize)
+                        .ok_or("the literal's data could not be read")?;
+                    one(e.constant(retyped))
+                }
+                _ => Err(format!(
+                    "the literal's type {} differs from the result type {}",
+                    mlir::type_text(ty),
+                    mlir::type_text(out)
+                )),
+            }
+        }
+        "aten.full"
+        | "aten.full_like"
+        | "aten.new_full"
+        | "aten.ones"
+        | "aten.ones_like"
+        | "aten.new_ones"
+        | "aten.zeros"
+        | "aten.zeros_like"
+        | "aten.new_zeros"
+        | "aten.empty.memory_format"
+        | "aten.empty_like"
+        | "aten.scalar_tensor"
+        | "prim.NumToTensor.Scalar" => {
+            let value = match n {
+                "aten.full" | "aten.full_like" => node.number(1)?,
+                "aten.new_full" => node.number(2)?,
+                "aten.scalar_tensor" | "prim.NumToTensor.Scalar" => node.number(0)?,
+                "aten.ones" | "aten.ones_like" | "aten.new_ones" => Num::Int(1),
+                // zeros, and empty: its contents are unspecified, zeros are one choice.
+                _ => Num::Int(0),
+            };
+            let out = node.out(0)?;
+            let shape = mlir::tensor_info(out).ok_or("not a ranked tensor")?.shape;
+            one(e.splat(&shape, element(out)?, value)?)
+        }
+        _ => Err("no dit op models it".into()),
+    }
+}
+
+impl Node {
+    /// Operand `i`.
+    pub fn arg(&self, i: usize) -> R<Val> {
+        (i < self.op.num_operands())
+            .then(|| self.op.operand(i))
+            .ok_or_else(|| format!("operand #{i} is missing"))
+    }
+
+    /// Operand `i`, which must be a ranked (builtin) tensor.
+    fn tensor(&self, i: usize) -> R<Val> {
+        let v = self.arg(i)?;
+        v.tensor()
+            .map(|_| v)
+            .ok_or_else(|| format!("operand #{i} is not a ranked tensor"))
+    }
+
+    /// Operand `i` cast to the element type of the first result.
+    fn tensor_as_out(&self, e: &mut Emitter, i: usize) -> R<Val> {
+        let v = self.tensor(i)?;
+        e.cast(v, element(self.out(0)?)?)
+    }
+
+    /// Optional tensor operand `i` (`torch.constant.none`, or missing, is absent).
+    fn optional_tensor(&self, i: usize) -> R<Option<Val>> {
+        match self.arg(i) {
+            Err(_) => Ok(None),
+            Ok(v) if v.tensor().is_some() => Ok(Some(v)),
+            Ok(v) if scalars::is_none(v) => Ok(None),
+            Ok(_) => Err(format!("operand #{i} is neither a tensor nor none")),
+        }
+    }
+
+    /// Result type `i`.
+    fn out(&self, i: usize) -> R<MlirType> {
+        self.outs
+            .get(i)
+            .copied()
+            .ok_or_else(|| format!("result #{i} is missing"))
+    }
+
+    fn int(&self, i: usize, what: &str) -> R<i64> {
+        scalars::int(self.arg(i)?).ok_or_else(|| format!("{what} is not a constant integer"))
+    }
+
+    fn optional_int(&self, i: usize, what: &str) -> R<Option<i64>> {
+        match self.arg(i) {
+            Err(_) => Ok(None),
+            Ok(v) if scalars::is_none(v) => Ok(None),
+            Ok(_) => self.int(i, what).map(Some),
+        }
+    }
+
+    fn float(&self, i: usize, what: &str) -> R<f64> {
+        scalars::float(self.arg(i)?).ok_or_else(|| format!("{what} is not a constant number"))
+    }
+
+    fn int_list(&self, i: usize, what: &str) -> R<Vec<i64>> {
+        scalars::int_list(self.arg(i)?)
+            .ok_or_else(|| format!("{what} is not a constant integer list"))
+    }
+
+    /// A Python scalar operand as a number (int, float or bool).
+    fn number(&self, i: usize) -> R<Num> {
+        match scalars::eval(self.arg(i)?) {
+            Some(Scalar::Int(v)) => Ok(Num::Int(v)),
+            Some(Scalar::Float(v)) => Ok(Num::Float(v)),
+            Some(Scalar::Bool(v)) => Ok(Num::Bool(v)),
+            _ => Err(format!("operand #{i} is not a constant number")),
+        }
+    }
+
+    /// `alpha` of add/sub (1 when missing).
+    fn alpha(&self, i: usize) -> R<f64> {
+        match self.arg(i) {
+            Err(_) => Ok(1.0),
+            Ok(_) => self.float(i, "alpha"),
+        }
+    }
+
+    /// Operand `i` must be the constant 1 (addmm's beta and alpha).
+    fn require_one(&self, i: usize, what: &str) -> R<()> {
+        match self.arg(i) {
+            Err(_) => Ok(()),
+            Ok(_) if self.float(i, what)? == 1.0 => Ok(()),
+            Ok(_) => Err(format!("{what} is not 1")),
+        }
+    }
+}
+
+/// The dit op of an elementwise aten binary.
+fn binary_op(aten: &str) -> &'static str {
+    match aten.split('.').nth(1).unwrap_or("") {
+        "add" => "dit.add",
+        "sub" | "rsub" => "dit.sub",
+        "mul" => "dit.mul",
+        "div" => "dit.div",
+        _ => "dit.pow",
+    }
+}
+
+/// `v · alpha` (no op for alpha = 1).
+fn scale(e: &mut Emitter, v: Val, alpha: f64) -> R<Val> {
+    if alpha == 1.0 {
+        return Ok(v);
+    }
+    let ty = mlir::type_of(v);
+    let c = e.scalar(element(ty)?, Num::Float(alpha))?;
+    e.dit1("dit.mul", &[&[v], &[c]], ty, &[])
+}
+
+/// div's `rounding_mode` must be none (true division).
+fn no_rounding_mode(node: &Node, i: usize) -> R<()> {
+    match node.arg(i) {
+        Ok(v) if !scalars::is_none(v) => Err(format!(
+            "rounding_mode '{}' (dit.div is true division)",
+            scalars::str(v).unwrap_or_else(|| "?".into())
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `dit.matmul` of a and b with result type `out`; a transpose of the last two dims on either
+/// side (a `dit.transpose` emitted for an earlier aten.t / transpose) folds into the flags.
+fn matmul(e: &mut Emitter, a: Val, b: Val, out: MlirType) -> R<Val> {
+    let (a, ta) = match swapped_last_two(a) {
+        Some(inner) => (inner, true),
+        None => (a, false),
+    };
+    let (b, tb) = match swapped_last_two(b) {
+        Some(inner) => (inner, true),
+        None => (b, false),
+    };
+    let c = e.context();
+    let attrs = [
+        ("transpose_a", Attr::bool(c, ta)),
+        ("transpose_b", Attr::bool(c, tb)),
+    ];
+    e.dit1("dit.matmul", &[&[a], &[b]], out, &attrs)
+}
+
+/// The input of `v`'s defining `dit.transpose` when it swaps exactly the last two dims.
+fn swapped_last_two(v: Val) -> Option<Val> {
+    let def = v.defining_op()?;
+    if !def.is("dit.transpose") {
+        return None;
+    }
+    let perm = def.attr("perm")?.as_i64_array()?;
+    let r = perm.len();
+    let swaps = r >= 2
+        && perm[..r - 2]
+            .iter()
+            .enumerate()
+            .all(|(i, p)| *p == i as i64)
+        && perm[r - 2] == r as i64 - 1
+        && perm[r - 1] == r as i64 - 2;
+    swaps.then(|| def.operand(0))
+}
+
+/// torch's boolean attention mask (true = may attend) as dit's (non-zero = masked out, as
+/// aclnnFusedInferAttentionScore reads it): `1 - m` in i8. A float mask is added to the
+/// scores, which dit.attention cannot express.
+fn keep_mask_to_masked_out(e: &mut Emitter, m: Val) -> R<Val> {
+    let info = m.tensor().ok_or("attn_mask is not a ranked tensor")?;
+    if info.elem != dit_dialect::tensor::Elem::I1 {
+        return Err(format!(
+            "attn_mask is {} (an additive mask; dit.attention masks are boolean, non-zero = \
+             masked out)",
+            info.elem
+        ));
+    }
+    let i8 = mlir::integer_type(e.context(), 8);
+    let m8 = e.cast(m, i8)?;
+    let one = e.scalar(i8, Num::Int(1))?;
+    e.dit1("dit.sub", &[&[one], &[m8]], mlir::type_of(m8), &[])
+}
+
+/// slice_scatter(x, src, dim, start, end, step): x with the slice replaced by src. With step 1
+/// it is the concatenation of x before the slice, src and x after it. With step k over the
+/// whole dim (size k·n, start s < k), the dim is viewed as [n, k] and column s replaced: this
+/// is how an interleaving write (`out[..., 0::2] = a; out[..., 1::2] = b`) reads, and when x
+/// itself came from such a write its columns are reused instead of split again.
+fn slice_scatter(node: &Node, e: &mut Emitter) -> R<Val> {
+    let out = node.out(0)?;
+    let elem = element(out)?;
+    let x0 = node.tensor(0)?;
+    let info = x0.tensor().ok_or("x is not a ranked tensor")?;
+    let rank = info.rank();
+    let dim = normalize_dim(node.int(2, "dim")?, rank)?;
+    let size = info.shape[dim].ok_or("the scattered dim is dynamic")?;
+    let clamp = |v: i64| {
+        if v < 0 {
+            (v + size).max(0)
+        } else {
+            v.min(size)
+        }
+    };
+    let start = clamp(node.optional_int(3, "start")?.unwrap_or(0));
+    let end = clamp(node.optional_int(4, "end")?.unwrap_or(i64::MAX));
+    let step = match node.arg(5) {
+        Ok(_) => node.int(5, "step")?,
+        Err(_) => 1,
+    };
+    let src = e.cast(node.tensor(1)?, elem)?;
+    let c = e.context();
+    if step == 1 {
+        let x = e.cast(x0, elem)?;
+        let piece = |e: &mut Emitter, from: i64, to: i64| -> R<Val> {
+            let mut shape = info.shape.clone();
+            shape[dim] = Some(to - from);
+            let attrs = [
+                ("dim", Attr::i64(c, dim as i64)),
+                ("start", Attr::i64(c, from)),
+                ("end", Attr::i64(c, to)),
+                ("step", Attr::i64(c, 1)),
+            ];
+            e.dit1("dit.slice", &[&[x]], mlir::tensor_of(&shape, elem), &attrs)
+        };
+        let mut pieces = Vec::new();
+        if start > 0 {
+            pieces.push(piece(e, 0, start)?);
+        }
+        pieces.push(src);
+        if end < size {
+            pieces.push(piece(e, end.max(start), size)?);
+        }
+        if pieces.len() == 1 {
+            return e.to_type(src, out);
+        }
+        return e.dit1(
+            "dit.concat",
+            &[&pieces],
+            out,
+            &[("dim", Attr::i64(c, dim as i64))],
+        );
+    }
+    if step <= 0 || start >= step || size % step != 0 {
+        return Err(format!(
+            "a step-{step} scatter from {start} over a dim of {size} is not one column of it"
+        ));
+    }
+    let n = size / step;
+    if (end - start + step - 1) / step != n {
+        return Err("a strided scatter that does not reach the end of the dim".into());
+    }
+    // The dim as [n, step]: column `start` is the slice.
+    let mut pairs = info.shape.clone();
+    pairs[dim] = Some(n);
+    pairs.insert(dim + 1, Some(step));
+    let pairs_ty = mlir::tensor_of(&pairs, elem);
+    let mut column = pairs.clone();
+    column[dim + 1] = Some(1);
+    let column_ty = mlir::tensor_of(&column, elem);
+    let mut columns = match interleaved_columns(x0, pairs_ty, dim + 1) {
+        Some(columns) => columns,
+        None => {
+            let x = e.cast(x0, elem)?;
+            let p = e.reshape(x, pairs_ty)?;
+            let sizes = node.op.i64_array_attr(&vec![1; step as usize]);
+            let split = e.dit(
+                "dit.split",
+                &[&[p]],
+                &vec![column_ty; step as usize],
+                &[("dim", Attr::i64(c, dim as i64 + 1)), ("sizes", sizes)],
+            )?;
+            split.results()
+        }
+    };
+    columns[start as usize] = e.reshape(src, column_ty)?;
+    let joined = e.dit1(
+        "dit.concat",
+        &[&columns],
+        pairs_ty,
+        &[("dim", Attr::i64(c, dim as i64 + 1))],
+    )?;
+    e.reshape(joined, out)
+}
+
+/// The columns of `x` when it is `reshape(concat(columns, dim))` with the concat of type
+/// `pairs` (what [`slice_scatter`] emits for a strided write).
+fn interleaved_columns(x: Val, pairs: MlirType, dim: usize) -> Option<Vec<Val>> {
+    let reshape = x.defining_op().filter(|o| o.is("dit.reshape"))?;
+    let concat = reshape
+        .operand(0)
+        .defining_op()
+        .filter(|o| o.is("dit.concat"))?;
+    let same_dim = concat.attr("dim")?.as_i64()? == dim as i64;
+    (same_dim && mlir::same_type(mlir::type_of(concat.result(0)), pairs)).then(|| concat.operands())
+}
+
+/// normalized_shape of layer_norm / rms_norm must be the last dim alone: dit's norms
+/// normalize over the last dim.
+fn normalized_last_dim(node: &Node, x: Val, i: usize) -> R<()> {
+    let shape = node.int_list(i, "normalized_shape")?;
+    let last = x.tensor().and_then(|t| t.dim_from_back(0));
+    match (shape.as_slice(), last) {
+        ([d], Some(l)) if *d == l => Ok(()),
+        ([_], None) => Ok(()),
+        _ => Err(format!(
+            "normalized_shape {shape:?} is not the last dim alone (dit norms normalize the last dim)"
+        )),
+    }
+}
+
+/// torch.finfo(dtype).eps, rms_norm's default epsilon.
+fn machine_epsilon(x: &TensorInfo) -> R<f64> {
+    use dit_dialect::tensor::Elem;
+    match x.elem {
+        Elem::F32 => Ok(f64::from(f32::EPSILON)),
+        Elem::F16 => Ok(0.0009765625),
+        Elem::BF16 => Ok(0.0078125),
+        _ => Err(format!("no default epsilon for {}", x.elem)),
+    }
+}
+
+fn element(ty: MlirType) -> R<MlirType> {
+    mlir::element_type(ty).ok_or_else(|| "not a tensor type".to_string())
+}
+
+fn rank(v: Val) -> R<usize> {
+    v.tensor()
+        .map(|t| t.rank())
+        .ok_or_else(|| "not a ranked tensor".to_string())
+}
+
+fn rank_of(ty: MlirType) -> R<usize> {
+    mlir::tensor_info(ty)
+        .map(|t| t.rank())
+        .ok_or_else(|| "not a ranked tensor".to_string())
+}
+
+/// A torch dim (negative counts from the back) as an index below `rank`.
+fn normalize_dim(dim: i64, rank: usize) -> R<usize> {
+    let r = i64::try_from(rank).map_err(|_| "rank overflows".to_string())?;
+    let d = if dim < 0 {
+        dim.checked_add(r)
+    } else {
+        Some(dim)
+    };
+    match d {
+        Some(d) if (0..r.max(1)).contains(&d) => Ok(d as usize),
+        _ => Err(format!("dim {dim} is out of range for rank {rank}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dims_normalize_like_torch() {
+        assert_eq!(normalize_dim(-1, 4), Ok(3));
+        assert_eq!(normalize_dim(0, 4), Ok(0));
+        assert!(normalize_dim(4, 4).is_err());
+        assert!(normalize_dim(-5, 4).is_err());
+        assert!(normalize_dim(i64::MIN, 4).is_err());
+        assert_eq!(normalize_dim(0, 0), Ok(0));
+    }
+
+    #[test]
+    fn binaries_map_to_dit_ops() {
+        assert_eq!(binary_op("aten.rsub.Scalar"), "dit.sub");
+        assert_eq!(binary_op("aten.pow.Tensor_Scalar"), "dit.pow");
+        assert_eq!(binary_op("aten.div.Tensor_mode"), "dit.div");
+    }
+}
