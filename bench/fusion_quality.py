@@ -72,7 +72,6 @@ VIEW_OPS = {
 
 def inductor_kernels(program):
     """Compile with inductor (CPU) on fake inputs; count kernel launches in the wrapper."""
-    import torch
     from torch._guards import detect_fake_mode
     from torch._inductor import config
     from torch._inductor.compile_fx import compile_fx

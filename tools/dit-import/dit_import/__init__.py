@@ -1,0 +1,1 @@
+"""dit-import: diffusers DiT blocks into torch-dialect MLIR."""
