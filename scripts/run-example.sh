@@ -6,7 +6,9 @@
 #      reference runtime (at reduced widths: test/models/exec/flux_double_block.mlir is the
 #      same graph; the reference runs plain loops);
 #   4. link the compiled object into a C program (examples/c/run_model.c) and check that it
-#      computes what the JIT computes, byte for byte.
+#      computes what the JIT computes, byte for byte;
+#   5. generate the Ascend C kernels of the fused groups (--emit=ascendc), build them against
+#      the CPU model of the Ascend C API, and run the fused graph through them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -41,3 +43,12 @@ for j in 0 1; do
   cmp <(tail -c "$bytes" "$out/jit/flux_double_block.output$j.npy") "$out/c/out_$j.bin"
 done
 echo "   the C program's outputs equal the JIT's, byte for byte"
+
+echo "== 5. Ascend C kernels for the fused groups, built against the CPU model of the Ascend C API"
+target/debug/dit-opt "$small" --fuse-all --emit=ascendc -o "$out/ascendc"
+echo "   without CANN, cmake says so:"
+cmake -S "$out/ascendc" -B "$out/ascendc/build-cann" 2>&1 | grep -m1 "CANN toolkit not found" || true
+cmake -S "$out/ascendc" -B "$out/ascendc/build" -DDIT_CPU_MODEL=ON > /dev/null
+cmake --build "$out/ascendc/build" > /dev/null
+echo "   the fused graph again, its dit.fused ops run by the generated kernels:"
+DIT_ASCENDC_KERNELS="$out/ascendc/build/libdit_kernels.so" target/debug/dit-run "$small" --compare-unfused
