@@ -11,18 +11,7 @@ use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-type LaunchFn = unsafe extern "C" fn(
-    *const c_char,
-    *mut c_void,
-    u32,
-    u32,
-    *const *mut c_void,
-    i32,
-    *const *mut c_void,
-    i32,
-    *mut c_char,
-    usize,
-) -> i32;
+use dit_runtime::generated::LaunchFn;
 
 type TilingFn =
     unsafe extern "C" fn(*const c_char, u32, u32, *mut u32, i32, *mut c_char, usize) -> i32;
@@ -97,33 +86,13 @@ impl Library {
         // SAFETY: the symbol has the signature of dit_kernels.h.
         let launch: libloading::Symbol<LaunchFn> = unsafe { self.lib.get(b"dit_kernel_launch") }
             .map_err(|e| format!("no dit_kernel_launch: {e}"))?;
-        let name = CString::new(name).map_err(|_| "kernel name with NUL".to_string())?;
         let ins: Vec<*mut c_void> = inputs.iter().map(|b| b.as_ptr() as *mut c_void).collect();
         let outs: Vec<*mut c_void> = outputs
             .iter_mut()
             .map(|b| b.as_mut_ptr() as *mut c_void)
             .collect();
-        let mut err = vec![0u8; 4096];
-        // SAFETY: the pointers stay valid for the call; the kernel reads and writes only the
-        // element counts of its tensors, which the GlobalTensors bound (the model checks).
-        let rc = unsafe {
-            launch(
-                name.as_ptr(),
-                std::ptr::null_mut(),
-                core_num,
-                ub_bytes,
-                ins.as_ptr(),
-                ins.len() as i32,
-                outs.as_ptr(),
-                outs.len() as i32,
-                err.as_mut_ptr() as *mut c_char,
-                err.len(),
-            )
-        };
-        if rc != 0 {
-            return Err(message(&err));
-        }
-        Ok(())
+        // The buffers are exactly the kernel's tensors (the caller's contract), alive here.
+        dit_runtime::generated::call_launch(*launch, name, core_num, ub_bytes, &ins, &outs)
     }
 
     /// Runs kernel `name` on tensors, returning outputs of the given types.

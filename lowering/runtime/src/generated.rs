@@ -17,7 +17,9 @@ use std::sync::OnceLock;
 /// The environment variable naming the library.
 pub const ENV_LIBRARY: &str = "DIT_ASCENDC_KERNELS";
 
-type LaunchFn = unsafe extern "C" fn(
+/// `dit_kernel_launch` of `host/dit_kernels.h`: kernel name, stream, cores, UB bytes, inputs,
+/// input count, outputs, output count, error buffer, its size; 0 on success.
+pub type LaunchFn = unsafe extern "C" fn(
     *const c_char,
     *mut c_void,
     u32,
@@ -110,17 +112,38 @@ fn launch(
         .iter_mut()
         .map(|t| t.data.as_mut_ptr() as *mut c_void)
         .collect();
-    let name = CString::new(fused.kernel.as_str())
-        .map_err(|_| RuntimeError::Backend("a kernel name with a NUL byte".into()))?;
+    call_launch(k.launch, &fused.kernel, cores, ub, &ins, &outs).map_err(|msg| {
+        RuntimeError::Backend(format!(
+            "generated kernel {} ({}): {msg}",
+            fused.kernel, k.path
+        ))
+    })?;
+    Ok(outputs)
+}
+
+/// Calls a library's `dit_kernel_launch` for kernel `name` on raw device (here: host) buffers;
+/// the error is the kernel library's own message.
+///
+/// # Safety contract (checked by the callers)
+/// `ins`/`outs` point to buffers of exactly the kernel's tensor sizes, alive for the call.
+pub fn call_launch(
+    launch: LaunchFn,
+    name: &str,
+    cores: u32,
+    ub_bytes: u32,
+    ins: &[*mut c_void],
+    outs: &[*mut c_void],
+) -> Result<(), String> {
+    let name = CString::new(name).map_err(|_| "a kernel name with a NUL byte".to_string())?;
     let mut err = vec![0u8; 4096];
-    // SAFETY: inputs and outputs are contiguous tensors of the kernel's types (checked by
-    // check_signature), alive for the call; the kernel reads and writes within them.
+    // SAFETY: the callers pass buffers of the kernel's tensor sizes that outlive the call; the
+    // kernel reads and writes within them and writes at most `err.len()` message bytes.
     let rc = unsafe {
-        (k.launch)(
+        launch(
             name.as_ptr(),
             std::ptr::null_mut(),
             cores,
-            ub,
+            ub_bytes,
             ins.as_ptr(),
             ins.len() as i32,
             outs.as_ptr(),
@@ -129,14 +152,10 @@ fn launch(
             err.len(),
         )
     };
-    if rc != 0 {
-        let msg = CStr::from_bytes_until_nul(&err)
-            .map(|c| c.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        return Err(RuntimeError::Backend(format!(
-            "generated kernel {} ({}): {msg}",
-            fused.kernel, k.path
-        )));
+    if rc == 0 {
+        return Ok(());
     }
-    Ok(outputs)
+    Err(CStr::from_bytes_until_nul(&err)
+        .map(|c| c.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| String::from_utf8_lossy(&err).into_owned()))
 }
