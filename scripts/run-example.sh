@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up, then runs the main job on the bundled FLUX.1-dev double-stream block:
 #   1. fuse it at real widths and print the fusion report (stderr);
-#   2. lower it to an object file and its C header (aclnn calls through the runtime's C ABI);
+#   2. lower it to an object file and its C header (aclnn calls through the runtime's C ABI):
+#      an init entry (the load-time pre-pack of the weights) and a per-call entry, with the
+#      launches of each counted in the lowered program;
 #   3. check the fusion numerically: the block before and after --fuse-all on the CPU
 #      reference runtime (at reduced widths: test/models/exec/flux_double_block.mlir is the
 #      same graph; the reference runs plain loops);
@@ -24,6 +26,21 @@ target/debug/dit-opt --fuse-all --fusion-report=text examples/flux_double_block.
 echo "== 2. lower it: $out/flux_double_block.o and $out/flux_double_block.h"
 target/debug/dit-opt "$out/flux_fused.mlir" --emit=obj -o "$out/flux_double_block.o"
 target/debug/dit-opt "$out/flux_fused.mlir" --emit=header -o "$out/flux_double_block.h"
+target/debug/dit-opt "$out/flux_fused.mlir" --dit-lower-to-aclnn -o "$out/flux_lowered.mlir"
+# What the lowered program launches, read off it (each aclnn symbol of a dit_rt_launch kernel).
+python3 - "$out/flux_lowered.mlir" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+strings = dict(re.findall(r'llvm\.mlir\.global private constant @(\S+)\("([^"]*?)\\00"', text))
+for m in re.finditer(r'func\.func @(\w+)\((.*?)\n  \}', text, re.S):
+    name, body = m.group(1), m.group(2)
+    addr = dict(re.findall(r'(%\S+) = llvm\.mlir\.addressof @(\S+)', body))
+    kernels = [strings[addr[a]] for a in re.findall(r'call @dit_rt_launch\(%\S+, %\S+, (%\S+),', body)]
+    n = sum(len(k.split('+')) for k in kernels)
+    attrs = re.search(r'dit\.prepack_bytes = (\d+)', m.group(0).split('\n')[0])
+    extra = f", {int(attrs.group(1)) / 2**20:.1f} MiB moved once" if attrs else ""
+    print(f"   lowered @{name}: {n} launches{extra}")
+PY
 
 echo "== 3. numerical check of the fusions ($small)"
 target/debug/dit-run "$small" --compare-unfused

@@ -1,7 +1,12 @@
 //! The cost model every pass and the fusion report use: kernel launches and DDR bytes per op,
 //! from tensor types, and the lower bound a graph cannot go under (its inputs and weights read
-//! once, its outputs written once). A kernel is every dit op that is not a view and not a
-//! weight re-layout a load-time pre-pack folds.
+//! once, its outputs written once).
+//!
+//! The model counts the lowered program, not the graph: [`placement`] says for every op whether
+//! it is a view, runs once in the init entry (a weight re-layout the load-time pre-pack does) or
+//! runs on every call, and how many kernels it launches there. `dit-lower-to-aclnn` places each
+//! op by the same function, so the report's kernel count is the per-call entry's launch count
+//! (tools/dit-opt/tests/launches.rs checks this on every bundled model).
 
 use crate::report::RawPoint;
 use dit_dialect::{diagnostics::file_line_col, ir::Op, tensor::TensorInfo};
@@ -116,13 +121,92 @@ pub fn is_load_time_prepack(op: Op) -> bool {
     rec(op, 0)
 }
 
-/// Whether `op` launches a kernel per inference: a dit op that is not a view nor a load-time
-/// weight pre-pack, outside any dit.fused body (a dit.fused region is one kernel).
+/// Where the lowered program does an op's work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// No kernel anywhere: a view of memory, a constant, a terminator, an op inside a
+    /// dit.fused body (the region is the kernel), or not a dit op.
+    View,
+    /// Runs once, in the init entry: a weight re-layout of function arguments. `launches` is 0
+    /// for a view in such a chain.
+    Prepack {
+        /// Kernels the init entry launches for the op.
+        launches: usize,
+    },
+    /// Runs on every call, in the per-call entry, launching this many kernels (> 0).
+    PerCall {
+        /// Kernels per call: the aclnn calls of its kernel-table entry, or 1 generated kernel.
+        launches: usize,
+    },
+}
+
+/// Where `op`'s work happens in the lowered program (see the module comment).
+pub fn placement(op: Op) -> Placement {
+    let name = op.name();
+    if !name.starts_with("dit.")
+        || op.is("dit.yield")
+        || op.parent().is_some_and(|p| p.is("dit.fused"))
+    {
+        return Placement::View;
+    }
+    let launches = if is_view(op) { 0 } else { library_launches(op) };
+    if is_load_time_prepack(op) {
+        Placement::Prepack { launches }
+    } else if launches == 0 {
+        Placement::View
+    } else {
+        Placement::PerCall { launches }
+    }
+}
+
+/// Kernels one non-view dit op launches: 1 for a dit.fused (its generated kernel) or an op the
+/// runtime runs by name (dit.opaque), else the aclnn calls of its kernel-table entry (an entry
+/// of several calls, like dit.silu_mul's aclnnSilu + aclnnMul, launches each).
+pub fn library_launches(op: Op) -> usize {
+    library_entry(op).map_or(1, |spec| match spec.body {
+        dit_runtime::kernels::Body::Aclnn(calls) => calls.len().max(1),
+        dit_runtime::kernels::Body::View => 0,
+        dit_runtime::kernels::Body::NoKernel => 1,
+    })
+}
+
+/// The kernel-table entry the lowering picks for `op` (none for dit.fused and dit.opaque).
+fn library_entry(op: Op) -> Option<&'static dit_runtime::kernels::KernelSpec> {
+    if op.is("dit.fused") || op.is("dit.opaque") {
+        return None;
+    }
+    let attrs = crate::dit_lower_to_aclnn::runtime_attrs(op).ok()?;
+    dit_runtime::kernels::kernel_for(&op.name(), &attrs)
+}
+
+/// Whether `op` launches a kernel on every call (see [`placement`]).
 pub fn is_kernel(op: Op) -> bool {
-    op.name().starts_with("dit.")
-        && !is_view(op)
-        && !op.parent().is_some_and(|p| p.is("dit.fused"))
-        && !is_load_time_prepack(op)
+    matches!(placement(op), Placement::PerCall { .. })
+}
+
+/// DDR bytes of the temporaries `op`'s kernel-table entry passes between its calls or writes
+/// and drops (aclnnRmsNorm's rstd, the silu of dit.silu_mul): written once, and read back once
+/// by the next call when the entry has several.
+fn temp_bytes(op: Op) -> u64 {
+    let Some(spec) = library_entry(op) else {
+        return 0;
+    };
+    let reads_back = u64::from(spec.calls().len() > 1);
+    spec.temps
+        .iter()
+        .filter_map(|t| {
+            let like = match t.shape {
+                dit_runtime::kernels::TempShape::LikeInput(slot) => slot,
+                // The other shapes (rstd, one row's worth) are a row or less per row.
+                _ => return None,
+            };
+            let mut info = op.operands().get(like)?.tensor()?;
+            if t.dtype == dit_runtime::kernels::TempType::F32 {
+                info.elem = dit_dialect::tensor::Elem::F32;
+            }
+            Some(tensor_bytes(&info) * (1 + reads_back))
+        })
+        .fold(0u64, u64::saturating_add)
 }
 
 /// DDR traffic of one kernel: its operands read, its results written.
@@ -134,7 +218,9 @@ pub fn kernel_bytes(op: Op) -> u64 {
             .map(|t| tensor_bytes(&t))
             .fold(0u64, u64::saturating_add)
     };
-    sum(op.operands()).saturating_add(sum(op.results()))
+    sum(op.operands())
+        .saturating_add(sum(op.results()))
+        .saturating_add(temp_bytes(op))
 }
 
 /// The biggest single kernel by DDR bytes.
@@ -149,8 +235,12 @@ pub struct LargestKernel {
 /// What a graph costs.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct GraphCost {
-    /// Kernel launches.
+    /// Kernel launches of one call (the per-call entry).
     pub kernels: usize,
+    /// Kernels the init entry launches once, at load time (weight re-layouts).
+    pub prepack_kernels: usize,
+    /// DDR bytes those pre-pack kernels read and write, once.
+    pub prepack_bytes: u64,
     /// DDR bytes read and written by all kernels.
     pub ddr_bytes: u64,
     /// Function arguments read once plus function results written once.
@@ -384,12 +474,23 @@ pub fn measure_with(root: Op, hints: &ShapeHints) -> GraphCost {
         bytes
     };
     root.walk(&mut |op| {
-        if is_kernel(op) {
-            let mut bytes = 0u64;
+        let placement = placement(op);
+        if let Placement::Prepack { launches } = placement {
+            if launches > 0 {
+                let mut bytes = 0u64;
+                for v in op.operands().into_iter().chain(op.results()) {
+                    bytes = bytes.saturating_add(value_bytes(v, &bound).0);
+                }
+                cost.prepack_kernels += launches;
+                cost.prepack_bytes = cost.prepack_bytes.saturating_add(bytes);
+            }
+        }
+        if let Placement::PerCall { launches } = placement {
+            let mut bytes = temp_bytes(op);
             for v in op.operands().into_iter().chain(op.results()) {
                 bytes = bytes.saturating_add(bytes_of(v, &bound, &mut cost));
             }
-            cost.kernels += 1;
+            cost.kernels += launches;
             cost.ddr_bytes = cost.ddr_bytes.saturating_add(bytes);
             if cost.largest.as_ref().is_none_or(|l| bytes > l.bytes) {
                 cost.largest = Some(LargestKernel {

@@ -378,7 +378,7 @@ impl AutoFuse {
         };
         clusters
             .into_iter()
-            .filter(|(g, _)| g.len() >= 2)
+            .filter(|(g, _)| g.len() >= 2 || several_launches(ops[g[0]]))
             .map(|(g, kernels)| (g.into_iter().map(|i| ops[i]).collect(), kernels))
             .collect()
     }
@@ -481,7 +481,7 @@ impl AutoFuse {
         let Some(&last) = members.last() else {
             return;
         };
-        if members.len() < 2 {
+        if members.len() < 2 && !several_launches(last) {
             return;
         }
         let shape = shape_of(&members);
@@ -541,9 +541,14 @@ impl AutoFuse {
             .iter()
             .map(|o| o.name().trim_start_matches("dit.").to_string())
             .collect();
-        report.applied(
-            "dit-auto-fuse",
-            fused,
+        let detail = if members.len() == 1 {
+            format!(
+                "{kernel}: {} alone, one generated kernel instead of {} library launches (UB {} B at the smallest tile)",
+                names.join(""),
+                crate::cost::library_launches(members[0]),
+                shape.ub_bytes
+            )
+        } else {
             format!(
                 "{kernel}: {} ({} ops, {} output{}{}), UB {} B at the smallest tile, saves {:.0}% of their DDR bytes",
                 names.join(" -> "),
@@ -557,13 +562,21 @@ impl AutoFuse {
                 },
                 shape.ub_bytes,
                 benefit * 100.0
-            ),
-        );
+            )
+        };
+        report.applied("dit-auto-fuse", fused, detail);
         // Level 2 may have recomputed a producer per branch and then merged the branches into
         // one kernel: inside it the copies are the same computation again. (After the report:
         // CSE erases members.)
         crate::dit_cse::eliminate_common_subexpressions(fused);
     }
+}
+
+/// Whether `op` alone launches more than one library kernel (dit.silu_mul: aclnnSilu, then
+/// aclnnMul on the temporary): as a one-op group it is one generated kernel, and its temporary
+/// never reaches DDR, so it fuses even without a neighbour.
+fn several_launches(op: Op) -> bool {
+    crate::cost::library_launches(op) > 1
 }
 
 /// Whether `op` is nested in `ancestor`.

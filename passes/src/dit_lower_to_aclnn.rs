@@ -2,22 +2,34 @@
 //! (lowering/runtime/include/dit_runtime.h) through the kernel table, in func + arith + llvm
 //! dialect form that upstream MLIR lowers to the LLVM dialect and LLVM IR.
 //!
-//! Each function `@f(tensors...) -> tensors...` becomes
-//! `@f(%ctx: !llvm.ptr, %inputs: !llvm.ptr, %outputs: !llvm.ptr) -> i32`: `inputs` and
-//! `outputs` point to arrays of `dit_tensor_desc` (caller-owned memory), the result is
-//! `dit_rt_status` (0: ok). Inside, every tensor is a runtime handle with an explicit lifetime:
-//! made at its definition (wrap, alloc, constant, view), released right after its last use.
-//! Views cost no kernel: reshape/bitcast re-describe the bytes, broadcast/split/slice are
-//! strided views, and a transpose whose users are all library kernels is a permuted-stride
-//! view (aclnn takes strided tensors; a generated kernel or a function result needs the copy).
-//! Kernel ops become `dit_rt_launch(ctx, op, kernel, attrs_json, inputs, n, outputs, m)` where
-//! `kernel` is the kernel table's aclnn symbol (or the dit.fused kernel name) and `attrs_json`
-//! carries the attributes (and, for dit.fused, the region body).
+//! Each function `@f(tensors...) -> tensors...` becomes two entry points, both taking `%ctx`
+//! and `%inputs` (an array of caller-owned `dit_tensor_desc`) and returning `dit_rt_status`
+//! (0: ok):
+//! - `@f_init(%ctx, %inputs)`, the load-time pre-pack: every weight re-layout of function
+//!   arguments (concatenated projection weights, weight transposes, ...) runs here once and its
+//!   result is stored in the context (`dit_rt_pack_store`), where it stays (device-resident on
+//!   CANN) across calls;
+//! - `@f(%ctx, %inputs, %outputs)`, one inference: it reads the stored weights back
+//!   (`dit_rt_pack_load`) and launches only per-call work.
+//!
+//! Which entry an op goes to, and whether it launches at all, is [`cost::placement`]: the cost
+//! model counts by the same function, so the report's kernels are this program's launches.
+//! Inside an entry every tensor is a runtime handle with an explicit lifetime: made at its
+//! definition (wrap, alloc, constant, view, pack load), released right after its last use.
+//! Views cost no kernel: reshape/bitcast re-describe the bytes, broadcast is a stride-0 view,
+//! and a split/slice is a strided view where the cost model calls it one (one contiguous piece,
+//! or read only by generated kernels); every other split, slice and transpose launches its
+//! aclnn copy kernel. Kernel ops become `dit_rt_launch(ctx, op, kernel, attrs_json, inputs, n,
+//! outputs, m)` where `kernel` is the kernel table's aclnn symbol (or the dit.fused kernel name)
+//! and `attrs_json` carries the attributes (and, for dit.fused, the region body).
 //!
 //! The pass builds the lowered module as MLIR text and lets MLIR parse and verify it, then
 //! swaps it in: the text form keeps the emitted IR readable in one place.
 
-use crate::registry::{DitPass, PassContext, PassFailed};
+use crate::{
+    cost::{self, Placement},
+    registry::{DitPass, PassContext, PassFailed},
+};
 use dit_dialect::{
     diagnostics::emit_error,
     ir::{Attr, Block, Op, Val},
@@ -56,6 +68,11 @@ pub const RUNTIME_DECLS: &[(&str, &str)] = &[
     ("dit_rt_release", "(!llvm.ptr, !llvm.ptr) -> ()"),
     ("dit_rt_copy_out", "(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()"),
     ("dit_rt_status", "(!llvm.ptr) -> i32"),
+    (
+        "dit_rt_pack_store",
+        "(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()",
+    ),
+    ("dit_rt_pack_load", "(!llvm.ptr, !llvm.ptr) -> !llvm.ptr"),
 ];
 
 /// The pass (no options).
@@ -118,7 +135,22 @@ pub type Failure = (Op, String);
 fn lower_module(top: Block) -> Result<String, Failure> {
     let mut globals = Globals::default();
     let mut funcs = String::new();
+    let names: Vec<String> = top
+        .ops()
+        .iter()
+        .filter_map(|op| op.attr("sym_name").and_then(|a| a.as_str()))
+        .collect();
     for op in top.ops() {
+        let name = op.attr("sym_name").and_then(|a| a.as_str());
+        if let Some(clash) = name
+            .map(|n| format!("{n}{INIT_SUFFIX}"))
+            .filter(|init| names.contains(init))
+        {
+            return Err((
+                op,
+                format!("its init entry @{clash} would clash with the function of that name"),
+            ));
+        }
         if !op.is("func.func") {
             return Err((op, format!("cannot lower a top-level '{}'", op.name())));
         }
@@ -263,6 +295,8 @@ struct FunctionLowering<'g> {
     next: usize,
     /// Runtime handle SSA name of each tensor value.
     handles: HashMap<usize, String>,
+    /// Kernel launches emitted so far (each aclnn symbol of a launch's kernel string).
+    launches: usize,
 }
 
 impl FunctionLowering<'_> {
@@ -395,7 +429,18 @@ impl FunctionLowering<'_> {
     }
 }
 
-/// Lowers one function definition.
+/// The suffix of a function's init entry: `@f` gets `@f_init`.
+pub const INIT_SUFFIX: &str = "_init";
+
+/// The key under which the init entry of `function` stores pre-packed value `k` in the context.
+pub fn pack_key(function: &str, k: usize) -> String {
+    format!("{function}#{k}")
+}
+
+/// Lowers one function definition into its two entry points: `@f_init(ctx, inputs)`, which runs
+/// the load-time pre-pack (every op [`cost::placement`] puts there) and stores the re-laid
+/// weights in the context, and `@f(ctx, inputs, outputs)`, which does the per-call work and reads
+/// the pre-packed weights back. Each entry wraps only the inputs it reads.
 fn lower_function(func: Op, globals: &mut Globals) -> Result<String, Failure> {
     let name = func
         .attr("sym_name")
@@ -410,94 +455,184 @@ fn lower_function(func: Op, globals: &mut Globals) -> Result<String, Failure> {
     }
     let block = blocks[0];
     let ops = block.ops();
-    let mut f = FunctionLowering {
-        globals,
-        body: String::new(),
-        next: 0,
-        handles: HashMap::new(),
-    };
-    // Position of each value's last use (ops inside dit.fused regions use region arguments,
-    // so the block's own ops are all that matter).
-    let mut last_use: HashMap<usize, usize> = HashMap::new();
-    for (i, op) in ops.iter().enumerate() {
-        for v in op.operands() {
-            last_use.insert(v.key(), i);
-        }
-    }
-    let mut arguments: Vec<Val> = Vec::new();
-    for (i, arg) in block.arguments().into_iter().enumerate() {
-        rt_type(arg, func)?;
-        let p = f.fresh();
-        f.line(format!(
-            "{p} = llvm.getelementptr %inputs[{i}] : (!llvm.ptr) -> !llvm.ptr, {DESC_TYPE}"
-        ));
-        let h = f.call("dit_rt_wrap", &["%ctx".into(), p], true);
-        f.handles.insert(arg.key(), h);
-        arguments.push(arg);
-    }
-    let mut release_after: HashMap<usize, Vec<Val>> = HashMap::new();
-    let schedule = |v: Val, def: usize, release_after: &mut HashMap<usize, Vec<Val>>| {
-        let at = last_use.get(&v.key()).copied().unwrap_or(def);
-        release_after.entry(at).or_default().push(v);
-    };
+    let in_init: Vec<bool> = ops
+        .iter()
+        .map(|op| matches!(cost::placement(*op), Placement::Prepack { .. }))
+        .collect();
+    let init_ops: Vec<Op> = ops
+        .iter()
+        .zip(&in_init)
+        .filter_map(|(op, i)| i.then_some(*op))
+        .collect();
+    let call_ops: Vec<Op> = ops
+        .iter()
+        .zip(&in_init)
+        .filter_map(|(op, i)| (!i).then_some(*op))
+        .collect();
+    // Pre-packed values: results of init ops that a per-call op reads.
+    let packed: Vec<Val> = init_ops
+        .iter()
+        .flat_map(|op| op.results())
+        .filter(|r| r.users().iter().any(|u| !init_ops.contains(u)))
+        .collect();
+    let arguments = block.arguments();
     for arg in &arguments {
-        // Arguments: released after their last use (or right away when unused).
-        match last_use.get(&arg.key()).copied() {
-            Some(at) => release_after.entry(at).or_default().push(*arg),
-            None => {
-                let h = f.handles[&arg.key()].clone();
-                f.call("dit_rt_release", &["%ctx".into(), h], false);
-            }
-        }
+        rt_type(*arg, func)?;
     }
-    for (i, op) in ops.iter().enumerate() {
-        let _ = writeln!(f.body, "    // {}", op.name());
-        let is_return = op.is("func.return");
-        if is_return {
-            copy_out_results(&mut f, *op)?;
-        } else {
-            lower_op(&mut f, *op)?;
-            for r in op.results() {
-                schedule(r, i, &mut release_after);
-            }
-        }
-        for v in release_after.remove(&i).unwrap_or_default() {
-            if let Some(h) = f.handles.get(&v.key()).cloned() {
-                f.call("dit_rt_release", &["%ctx".into(), h], false);
-            }
-        }
-        if is_return {
-            let status = f.call("dit_rt_status", &["%ctx".into()], true);
-            f.line(format!("func.return {status} : i32"));
-        }
-    }
-    let describe = |values: Vec<Val>| -> Result<String, Failure> {
+    let describe = |values: &[Val]| -> Result<String, Failure> {
         let list = values
-            .into_iter()
+            .iter()
             .map(|v| {
-                let t = rt_type(v, func)?;
+                let t = rt_type(*v, func)?;
                 let dims: Vec<String> = t.dims.iter().map(i64::to_string).collect();
                 Ok(format!("\"{}[{}]\"", t.dtype.mlir_name(), dims.join(",")))
             })
             .collect::<Result<Vec<_>, Failure>>()?;
         Ok(format!("[{}]", list.join(", ")))
     };
+    let reads = |subset: &[Op]| -> String {
+        let list: Vec<String> = arguments
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.users().iter().any(|u| subset.contains(u)))
+            .map(|(i, _)| i.to_string())
+            .collect();
+        if list.is_empty() {
+            "array<i64>".to_string()
+        } else {
+            format!("array<i64: {}>", list.join(", "))
+        }
+    };
     let results = ops
         .iter()
         .find(|o| o.is("func.return"))
         .map(|r| r.operands())
         .unwrap_or_default();
+    let prepack = cost::measure(func);
+
+    let mut init = FunctionLowering::new(globals);
+    init.entry(&name, &init_ops, &arguments, &packed, Phase::Init)?;
+    let (init_body, init_launches) = (std::mem::take(&mut init.body), init.launches);
+    let mut call = FunctionLowering::new(init.globals);
+    call.entry(&name, &call_ops, &arguments, &packed, Phase::PerCall)?;
+
     let mut out = String::new();
-    // The dit-level signature stays on the function for the C header (--emit=header).
+    // The dit-level signature stays on the functions for the C header (--emit=header), with
+    // which inputs each entry reads and what the pre-pack costs.
     let _ = writeln!(
         out,
-        "  func.func @{name}(%ctx: !llvm.ptr, %inputs: !llvm.ptr, %outputs: !llvm.ptr) -> i32 attributes {{dit.inputs = {}, dit.outputs = {}}} {{",
-        describe(block.arguments())?,
-        describe(results)?
+        "  func.func @{name}{INIT_SUFFIX}(%ctx: !llvm.ptr, %inputs: !llvm.ptr) -> i32 attributes {{dit.init_of = \"{name}\", dit.inputs = {}, dit.reads = {}, dit.launches = {} : i64, dit.prepack_bytes = {} : i64}} {{",
+        describe(&arguments)?,
+        reads(&init_ops),
+        init_launches,
+        prepack.prepack_bytes,
     );
-    out.push_str(&f.body);
+    out.push_str(&init_body);
+    out.push_str("  }\n");
+    let _ = writeln!(
+        out,
+        "  func.func @{name}(%ctx: !llvm.ptr, %inputs: !llvm.ptr, %outputs: !llvm.ptr) -> i32 attributes {{dit.init = \"{name}{INIT_SUFFIX}\", dit.inputs = {}, dit.outputs = {}, dit.reads = {}, dit.launches = {} : i64}} {{",
+        describe(&arguments)?,
+        describe(&results)?,
+        reads(&call_ops),
+        call.launches,
+    );
+    out.push_str(&call.body);
     out.push_str("  }\n");
     Ok(out)
+}
+
+/// Which entry point a [`FunctionLowering`] writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// `@f_init`: the pre-pack; stores its packed values.
+    Init,
+    /// `@f`: one inference; loads the packed values, copies the results out.
+    PerCall,
+}
+
+impl<'g> FunctionLowering<'g> {
+    fn new(globals: &'g mut Globals) -> Self {
+        FunctionLowering {
+            globals,
+            body: String::new(),
+            next: 0,
+            handles: HashMap::new(),
+            launches: 0,
+        }
+    }
+
+    /// Writes one entry point's body: wraps the arguments `ops` read, (per call) loads the
+    /// packed values, lowers `ops` in order with each handle released after its last use, and
+    /// (init) stores the packed values as they are made.
+    fn entry(
+        &mut self,
+        function: &str,
+        ops: &[Op],
+        arguments: &[Val],
+        packed: &[Val],
+        phase: Phase,
+    ) -> Result<(), Failure> {
+        // Position of each value's last use among `ops` (ops inside dit.fused regions use
+        // region arguments, so the block's own ops are all that matter).
+        let mut last_use: HashMap<usize, usize> = HashMap::new();
+        for (i, op) in ops.iter().enumerate() {
+            for v in op.operands() {
+                last_use.insert(v.key(), i);
+            }
+        }
+        let mut release_after: HashMap<usize, Vec<Val>> = HashMap::new();
+        for (i, arg) in arguments.iter().enumerate() {
+            let Some(&at) = last_use.get(&arg.key()) else {
+                continue;
+            };
+            let p = self.fresh();
+            self.line(format!(
+                "{p} = llvm.getelementptr %inputs[{i}] : (!llvm.ptr) -> !llvm.ptr, {DESC_TYPE}"
+            ));
+            let h = self.call("dit_rt_wrap", &["%ctx".into(), p], true);
+            self.handles.insert(arg.key(), h);
+            release_after.entry(at).or_default().push(*arg);
+        }
+        if phase == Phase::PerCall {
+            for (k, v) in packed.iter().enumerate() {
+                let Some(&at) = last_use.get(&v.key()) else {
+                    continue;
+                };
+                let key = self.string(&pack_key(function, k));
+                let h = self.call("dit_rt_pack_load", &["%ctx".into(), key], true);
+                self.handles.insert(v.key(), h);
+                release_after.entry(at).or_default().push(*v);
+            }
+        }
+        for (i, op) in ops.iter().enumerate() {
+            let _ = writeln!(self.body, "    // {}", op.name());
+            if op.is("func.return") {
+                copy_out_results(self, *op)?;
+            } else {
+                lower_op(self, *op)?;
+                for r in op.results() {
+                    if phase == Phase::Init {
+                        if let Some(k) = packed.iter().position(|p| *p == r) {
+                            let h = self.handle(r, *op)?;
+                            let key = self.string(&pack_key(function, k));
+                            self.call("dit_rt_pack_store", &["%ctx".into(), key, h], false);
+                        }
+                    }
+                    let at = last_use.get(&r.key()).copied().unwrap_or(i);
+                    release_after.entry(at).or_default().push(r);
+                }
+            }
+            for v in release_after.remove(&i).unwrap_or_default() {
+                if let Some(h) = self.handles.get(&v.key()).cloned() {
+                    self.call("dit_rt_release", &["%ctx".into(), h], false);
+                }
+            }
+        }
+        let status = self.call("dit_rt_status", &["%ctx".into()], true);
+        self.line(format!("func.return {status} : i32"));
+        Ok(())
+    }
 }
 
 /// `func.return`: each result is copied into the caller's output descriptor.
@@ -514,7 +649,8 @@ fn copy_out_results(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Lowers one op of a function body.
+/// Lowers one op of a function body: a view re-describes memory, anything that launches goes
+/// through the kernel table (the same decision the cost model counts, [`cost::placement`]).
 fn lower_op(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     let name = op.name();
     if name == "arith.constant" {
@@ -523,33 +659,20 @@ fn lower_op(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     if !name.starts_with("dit.") {
         return Err((op, format!("cannot lower '{name}': not a dit op")));
     }
-    if VIEW_OPS.contains(&name.as_str()) {
+    let launches = match cost::placement(op) {
+        Placement::View => 0,
+        Placement::Prepack { launches } | Placement::PerCall { launches } => launches,
+    };
+    if launches == 0 {
+        if !VIEW_OPS.contains(&name.as_str()) {
+            return Err((
+                op,
+                format!("'{name}' launches no kernel but is not a view op (a lowering bug)"),
+            ));
+        }
         return lower_view(f, op);
     }
-    if name == "dit.transpose" && transpose_is_view(op) {
-        let base = f.handle(op.operand(0), op)?;
-        let input = rt_type(op.operand(0), op)?;
-        let ty = rt_type(op.result(0), op)?;
-        let perm = dit_dialect::ops::i64_array_attr(op, "perm").unwrap_or_default();
-        let base_strides = contiguous_strides(&input.dims);
-        let strides: Vec<i64> = perm
-            .iter()
-            .map(|p| base_strides.get(*p as usize).copied().unwrap_or(0))
-            .collect();
-        f.view(op.result(0), &base, &ty, &strides, 0);
-        return Ok(());
-    }
     lower_kernel(f, op)
-}
-
-/// A transpose whose every user is a library kernel: aclnn reads the permuted-stride view.
-fn transpose_is_view(op: Op) -> bool {
-    let users = op.result(0).users();
-    !users.is_empty()
-        && users.iter().all(|u| {
-            let n = u.name();
-            n.starts_with("dit.") && n != "dit.fused" && !VIEW_OPS.contains(&n.as_str())
-        })
 }
 
 fn lower_constant(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
@@ -849,6 +972,7 @@ fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     let n_out = f.i32(outputs.len() as i64);
     let input_array = f.pointer_array(&inputs);
     let output_array = f.pointer_array(&outputs);
+    f.launches += kernel.split('+').count();
     let op_name = f.string(&name);
     let kernel = f.string(&kernel);
     let attrs = f.string(&attrs_json);

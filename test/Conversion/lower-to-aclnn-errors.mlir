@@ -21,3 +21,16 @@ func.func @not_a_dit_op(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = func.call @callee(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Each function gets an init entry @<name>_init: a function of that name already there is a
+// located error, not a silent clash of symbols.
+// CHECK: lower-to-aclnn-errors.mlir:[[# @LINE + 1]]:1: error: dit-lower-to-aclnn: its init entry @g_init would clash with the function of that name
+func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = "dit.exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %e : tensor<4xf32>
+}
+func.func @g_init(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}

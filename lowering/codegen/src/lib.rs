@@ -168,6 +168,18 @@ pub struct EntryPoint {
     pub inputs: Vec<SignatureTensor>,
     /// One per `outputs[j]` descriptor.
     pub outputs: Vec<SignatureTensor>,
+    /// The init entry (`<name>_init(ctx, inputs)`) the caller runs once before any call.
+    pub init: Option<String>,
+    /// Indices of the inputs the per-call entry reads.
+    pub call_reads: Vec<i64>,
+    /// Indices of the inputs the init entry reads, and what the pre-pack launches and moves.
+    pub init_reads: Vec<i64>,
+    /// Kernels one call launches (counted by the lowering as it emitted them).
+    pub launches: i64,
+    /// Kernels the init entry launches once.
+    pub prepack_kernels: i64,
+    /// DDR bytes those kernels move, once.
+    pub prepack_bytes: i64,
 }
 
 /// The entry points of a lowered module (functions that carry the lowering's signature).
@@ -185,17 +197,52 @@ pub fn entry_points(module: Op) -> Vec<EntryPoint> {
                 .collect()
         };
         if let (Some(inputs), Some(outputs)) = (list("dit.inputs"), list("dit.outputs")) {
+            let name: String = op
+                .attr("sym_name")
+                .and_then(|a| a.as_str())
+                .unwrap_or_default();
+            let init = op.attr("dit.init").and_then(|a| a.as_str());
             entries.push(EntryPoint {
-                name: op
-                    .attr("sym_name")
-                    .and_then(|a| a.as_str())
-                    .unwrap_or_default(),
+                name,
                 inputs,
                 outputs,
+                init,
+                call_reads: ints(op, "dit.reads"),
+                launches: op
+                    .attr("dit.launches")
+                    .and_then(|a| a.as_i64())
+                    .unwrap_or(0),
+                init_reads: Vec::new(),
+                prepack_kernels: 0,
+                prepack_bytes: 0,
             });
         }
     });
+    // The init entries carry what the pre-pack reads and costs.
+    module.walk(&mut |op| {
+        let Some(of) = op.attr("dit.init_of").and_then(|a| a.as_str()) else {
+            return;
+        };
+        if let Some(e) = entries.iter_mut().find(|e| e.name == of) {
+            e.init_reads = ints(op, "dit.reads");
+            e.prepack_kernels = op
+                .attr("dit.launches")
+                .and_then(|a| a.as_i64())
+                .unwrap_or(0);
+            e.prepack_bytes = op
+                .attr("dit.prepack_bytes")
+                .and_then(|a| a.as_i64())
+                .unwrap_or(0);
+        }
+    });
     entries
+}
+
+/// An `array<i64: ...>` attribute of `op` (empty when absent).
+fn ints(op: Op, name: &str) -> Vec<i64> {
+    op.attr(name)
+        .and_then(|a| a.as_i64_array())
+        .unwrap_or_default()
 }
 
 /// CANN's aclDataType code of an MLIR element type name (the runtime's dtype codes).
@@ -228,8 +275,29 @@ pub fn c_header(module: Op, source: &str) -> String {
                 describe(t)
             ));
         }
-        out.push_str(" * Returns 0 on success; otherwise dit_context_error(ctx) says why. */\n");
+        out.push_str(&format!(
+            " * One call launches {} kernels. Returns 0 on success; otherwise\n * dit_context_error(ctx) says why. */\n",
+            e.launches
+        ));
         let upper = e.name.to_uppercase();
+        let list = |v: &[i64]| {
+            let s: Vec<String> = v.iter().map(i64::to_string).collect();
+            if s.is_empty() {
+                "none".to_string()
+            } else {
+                s.join(", ")
+            }
+        };
+        if let Some(init) = &e.init {
+            out.push_str(&format!(
+                "\n/* {init}: the load-time pre-pack of {name}. Call it once per context before any\n * call of {name} (again after the weights change): it re-lays the weights (merged\n * projections, transposes) and keeps them in the context, device-resident on CANN.\n * It launches {} kernel(s) and moves {} bytes, once. It reads inputs: {}.\n * {name} itself reads inputs: {} (the others may be left unfilled in its calls).\n * Returns 0 on success; otherwise dit_context_error(ctx) says why. */\nint32_t {init}(dit_context *ctx, const dit_tensor_desc *inputs);\n",
+                e.prepack_kernels,
+                e.prepack_bytes,
+                list(&e.init_reads),
+                list(&e.call_reads),
+                name = e.name
+            ));
+        }
         out.push_str(&format!(
             "#define {upper}_NUM_INPUTS {}\n#define {upper}_NUM_OUTPUTS {}\nint32_t {}(dit_context *ctx, const dit_tensor_desc *inputs, dit_tensor_desc *outputs);\n",
             e.inputs.len(),

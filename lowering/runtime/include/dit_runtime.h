@@ -122,6 +122,24 @@ void dit_rt_launch(dit_context *ctx, const char *op, const char *kernel, const c
  *  (releasing a base before its views is fine). */
 void dit_rt_release(dit_context *ctx, dit_rt_tensor *t);
 
+/** What a context has done so far. */
+typedef struct {
+  uint64_t launches;     /* kernel launches: each aclnn call, each generated kernel */
+  uint64_t packed_bytes; /* bytes init entries pre-packed (kept for later calls) */
+} dit_counters;
+
+/** Writes ctx's counters to out (zeros for a NULL, destroyed or failed context). */
+void dit_context_counters(dit_context *ctx, dit_counters *out);
+
+/** Keeps t in the context under key (what an init entry `f_init` pre-packed, keyed "f#k"), for
+ *  later calls; storing the same key again replaces it. The caller still releases t. On CANN
+ *  the kept tensor stays in device memory until the key is replaced or the context goes. */
+void dit_rt_pack_store(dit_context *ctx, const char *key, dit_rt_tensor *t);
+
+/** A new handle on the tensor stored under key, released by the caller. An error when no
+ *  init entry stored it on this context ("call f_init ... before f"). */
+dit_rt_tensor *dit_rt_pack_load(dit_context *ctx, const char *key);
+
 /** Writes t's elements into out->data through out's strides. out's dtype and dims must be t's,
  *  and its strides must not make two elements share memory. */
 void dit_rt_copy_out(dit_context *ctx, dit_rt_tensor *t, dit_tensor_desc *out);

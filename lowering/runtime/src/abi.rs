@@ -574,9 +574,46 @@ pub unsafe extern "C" fn dit_rt_launch(
                 .enumerate()
                 .map(|(i, p)| handle_of(*p, &format!("output #{i}")))
                 .collect::<Result<Vec<_>, _>>()?;
-            c.launch(op, kernel, attrs_json, &inputs, &outputs)
+            c.launch(op, kernel, attrs_json, &inputs, &outputs)?;
+            c.count_launch(kernel);
+            Ok(())
         },
     )
+}
+
+/// What a context has done so far (see `dit_context_counters` in dit_runtime.h).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct dit_counters {
+    /// Kernel launches so far.
+    pub launches: u64,
+    /// Bytes pre-packed so far by init entries.
+    pub packed_bytes: u64,
+}
+
+/// Writes the context's counters to `out`; zeros for a NULL, destroyed or failed context.
+///
+/// # Safety
+/// `ctx` is NULL or from [`dit_context_create`]; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn dit_context_counters(ctx: *mut dit_context, out: *mut dit_counters) {
+    let got = with_ctx(
+        ctx,
+        || "dit_context_counters".to_string(),
+        dit_counters::default,
+        |c| {
+            let k = c.counters();
+            Ok(dit_counters {
+                launches: k.launches,
+                packed_bytes: k.packed_bytes,
+            })
+        },
+    );
+    if !out.is_null() {
+        // SAFETY: non-null and writable by the caller's contract.
+        unsafe { *out = got };
+    }
 }
 
 /// Reads a C array of `n` handles (NULL allowed when `n` is 0).
@@ -597,6 +634,54 @@ unsafe fn handle_array<'a>(
     }
     // SAFETY: non-null and `n` entries long by the caller's contract.
     Ok(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+/// Keeps tensor `t` in the context under `key` (an init entry's pre-packed weight), for
+/// [`dit_rt_pack_load`] in later calls; storing a key again replaces it. The caller still
+/// releases `t`.
+///
+/// # Safety
+/// `ctx` is NULL or from [`dit_context_create`]; `key` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn dit_rt_pack_store(
+    ctx: *mut dit_context,
+    key: *const c_char,
+    t: *mut dit_rt_tensor,
+) {
+    with_ctx(
+        ctx,
+        // SAFETY: NULL or NUL-terminated by the caller's contract.
+        || format!("dit_rt_pack_store({})", unsafe { c_str_lossy(key) }),
+        || (),
+        |c| {
+            // SAFETY: as above.
+            let key = unsafe { c_str(key, "key") }?;
+            c.pack_store(key, handle_of(t, "t")?)
+        },
+    )
+}
+
+/// A new handle on the tensor stored under `key` by an init entry; an error (and a dummy
+/// handle) when the init entry has not run on this context.
+///
+/// # Safety
+/// `ctx` is NULL or from [`dit_context_create`]; `key` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn dit_rt_pack_load(
+    ctx: *mut dit_context,
+    key: *const c_char,
+) -> *mut dit_rt_tensor {
+    with_ctx(
+        ctx,
+        // SAFETY: NULL or NUL-terminated by the caller's contract.
+        || format!("dit_rt_pack_load({})", unsafe { c_str_lossy(key) }),
+        dummy,
+        |c| {
+            // SAFETY: as above.
+            let key = unsafe { c_str(key, "key") }?;
+            Ok(to_ptr(c.pack_load(key)?))
+        },
+    )
 }
 
 /// Releases a tensor handle; its storage is freed when its last view is released. After an

@@ -302,6 +302,20 @@ enum Backend {
 pub struct Context {
     backend: Backend,
     tensors: HashMap<Handle, RtTensor>,
+    /// What init entries pre-packed, by key (`f#k`): handles the context owns, kept until the
+    /// same key is stored again or the context goes, so the per-call entries reuse them.
+    packed: HashMap<String, Handle>,
+    counters: Counters,
+}
+
+/// What a context has done so far, as the lowered program drove it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Kernel launches: each aclnn call of a library op (`aclnnSilu+aclnnMul` is two), each
+    /// generated kernel, each op the backend runs by name.
+    pub launches: u64,
+    /// Bytes of the tensors pre-packed so far (kept for later calls).
+    pub packed_bytes: u64,
 }
 
 /// Shorthand for an error of the runtime itself (bad handle, bad layout), not of an op.
@@ -325,6 +339,8 @@ impl Context {
         Context {
             backend: Backend::Cpu,
             tensors: HashMap::new(),
+            packed: HashMap::new(),
+            counters: Counters::default(),
         }
     }
 
@@ -334,6 +350,8 @@ impl Context {
         Ok(Context {
             backend: Backend::Cann(Box::new(CannBackend::load(dir)?)),
             tensors: HashMap::new(),
+            packed: HashMap::new(),
+            counters: Counters::default(),
         })
     }
 
@@ -345,7 +363,8 @@ impl Context {
         }
     }
 
-    /// How many handles are live (not yet released).
+    /// How many handles are live (not yet released), the pre-packed tensors the context keeps
+    /// included.
     pub fn live_tensors(&self) -> usize {
         self.tensors.len()
     }
@@ -517,6 +536,59 @@ impl Context {
             dtype,
             layout: Layout::strided(dims, &row_major_strides(dims), offset),
         }))
+    }
+
+    /// A second handle on `h`'s storage and layout (no copy).
+    fn share(&mut self, h: Handle) -> Result<Handle, RuntimeError> {
+        let t = self.get(h)?;
+        let copy = RtTensor {
+            storage: Rc::clone(&t.storage),
+            dtype: t.dtype,
+            layout: t.layout.clone(),
+        };
+        Ok(self.insert(copy))
+    }
+
+    /// Keeps `h`'s tensor under `key` for later calls (an init entry's pre-packed weight); the
+    /// caller still releases `h`. Storing a key again replaces (and releases) the old tensor.
+    pub fn pack_store(&mut self, key: &str, h: Handle) -> Result<(), RuntimeError> {
+        let kept = self.share(h)?;
+        let ty = self.tensor_type(kept)?;
+        let bytes = ty.dtype.storage_bytes(ty.numel()) as u64;
+        self.counters.packed_bytes = self.counters.packed_bytes.saturating_add(bytes);
+        if let Some(old) = self.packed.insert(key.to_string(), kept) {
+            self.tensors.remove(&old);
+        }
+        Ok(())
+    }
+
+    /// A new handle on the tensor stored under `key`, which the caller releases.
+    pub fn pack_load(&mut self, key: &str) -> Result<Handle, RuntimeError> {
+        let Some(&kept) = self.packed.get(key) else {
+            let function = key.split('#').next().unwrap_or(key);
+            return fail(format!(
+                "no pre-packed tensor '{key}': call {function}_init on this context before \
+                 {function}"
+            ));
+        };
+        self.share(kept)
+    }
+
+    /// What the context has done so far.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// Counts the kernels one launch of `kernel` ran (its `+`-separated aclnn calls; one for a
+    /// generated kernel or an op run by name).
+    pub(crate) fn count_launch(&mut self, kernel: &str) {
+        let n = kernel.split('+').count().max(1) as u64;
+        self.counters.launches = self.counters.launches.saturating_add(n);
+    }
+
+    /// How many pre-packed tensors the context keeps.
+    pub fn packed_tensors(&self) -> usize {
+        self.packed.len()
     }
 
     /// Releases `h`; its storage is freed with its last view.

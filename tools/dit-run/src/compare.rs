@@ -92,7 +92,10 @@ pub fn run_once(job: &Job, text: &str) -> Result<(), String> {
     let inputs = inputs(job, &signature)?;
     let outcome = jit::execute(job, text, &[], &inputs)?;
     save_outputs(job, &outcome.outputs)?;
-    println!("@{}: {} kernels", signature.name, outcome.kernels);
+    println!(
+        "@{}: {} kernels ({})",
+        signature.name, outcome.kernels, outcome.measured
+    );
     for (j, t) in outcome.outputs.iter().enumerate() {
         let values = t.to_f64();
         let finite = values.iter().all(|v| v.is_finite());
@@ -167,8 +170,8 @@ pub fn run_and_compare(job: &Job, text: &str, reference: Option<&str>) -> Result
     };
     save_outputs(job, &candidate.outputs)?;
     println!(
-        "@{}: reference {} kernels, {label} {} kernels",
-        signature.name, baseline.kernels, candidate.kernels
+        "@{}: reference {} kernels, {label} {} kernels ({})",
+        signature.name, baseline.kernels, candidate.kernels, candidate.measured
     );
     if baseline.outputs.len() != candidate.outputs.len() {
         return Err(format!(

@@ -37,8 +37,32 @@ pub struct Signature {
 
 /// What a run produced.
 pub struct Outcome {
+    /// Kernels per call by the cost model (the fusion report's count).
     pub kernels: usize,
+    /// What the runtime counted: launches of the init entry, launches of one call of the
+    /// per-call entry, and bytes pre-packed.
+    pub measured: Measured,
     pub outputs: Vec<Tensor>,
+}
+
+/// Launch counts the runtime measured while the lowered program ran.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Measured {
+    pub init_launches: u64,
+    pub call_launches: u64,
+    pub packed_bytes: u64,
+}
+
+impl std::fmt::Display for Measured {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} launches per call; init {} launches, {} pre-packed",
+            self.call_launches,
+            self.init_launches,
+            dit_passes::cost::human_bytes(self.packed_bytes)
+        )
+    }
 }
 
 /// The pipeline steps of `--pipeline`: a named pipeline (`fuse-all`) or pass-pipeline text.
@@ -257,8 +281,18 @@ pub fn execute(
             engine.add_global_mapping(&f, address);
         }
     }
-    let outputs = call_entry(job, &engine, &signature, inputs)?;
-    Ok(Outcome { kernels, outputs })
+    let (outputs, measured) = call_entry(job, &engine, &signature, inputs)?;
+    if measured.call_launches != kernels as u64 {
+        return Err(format!(
+            "dit-run: error: @{}: the cost model counts {kernels} kernels per call, the lowered program launched {}",
+            signature.name, measured.call_launches
+        ));
+    }
+    Ok(Outcome {
+        kernels,
+        measured,
+        outputs,
+    })
 }
 
 /// The runtime's C entry points the lowered code declares, with their addresses in this
@@ -280,6 +314,14 @@ fn runtime_symbols() -> Vec<(&'static str, usize)> {
             abi::dit_rt_copy_out as *const () as usize,
         ),
         ("dit_rt_status", abi::dit_rt_status as *const () as usize),
+        (
+            "dit_rt_pack_store",
+            abi::dit_rt_pack_store as *const () as usize,
+        ),
+        (
+            "dit_rt_pack_load",
+            abi::dit_rt_pack_load as *const () as usize,
+        ),
     ]
 }
 
@@ -305,12 +347,15 @@ fn descriptor(ty: &TensorType, data: *mut c_void) -> dit_tensor_desc {
 type EntryFn =
     unsafe extern "C" fn(*mut dit_context, *const dit_tensor_desc, *mut dit_tensor_desc) -> i32;
 
+/// An init entry: `@f_init(ctx, inputs)`, the load-time pre-pack of `@f`.
+type InitFn = unsafe extern "C" fn(*mut dit_context, *const dit_tensor_desc) -> i32;
+
 fn call_entry(
     job: &Job,
     engine: &ExecutionEngine,
     signature: &Signature,
     inputs: &[Tensor],
-) -> Result<Vec<Tensor>, String> {
+) -> Result<(Vec<Tensor>, Measured), String> {
     if inputs.len() != signature.inputs.len() {
         return Err(format!(
             "dit-run: error: @{} takes {} inputs, got {}",
@@ -322,6 +367,14 @@ fn call_entry(
     // SAFETY: the symbol was emitted by the lowering with exactly this C signature.
     let entry = unsafe { engine.get_function::<EntryFn>(&signature.name) }
         .map_err(|e| format!("dit-run: error: JIT has no @{}: {e}", signature.name))?;
+    let init_name = format!(
+        "{}{}",
+        signature.name,
+        dit_passes::dit_lower_to_aclnn::INIT_SUFFIX
+    );
+    // SAFETY: the lowering emits the init entry of every function with exactly this signature.
+    let init = unsafe { engine.get_function::<InitFn>(&init_name) }
+        .map_err(|e| format!("dit-run: error: JIT has no @{init_name}: {e}"))?;
     let mut input_data: Vec<Vec<u8>> = inputs.iter().map(|t| t.data.clone()).collect();
     let input_descs: Vec<dit_tensor_desc> = inputs
         .iter()
@@ -350,18 +403,53 @@ fn call_entry(
             abi::dit_context_destroy(ctx);
             return Err(format!("dit-run: error: {e}"));
         }
-        let status = entry.call(ctx, input_descs.as_ptr(), output_descs.as_mut_ptr());
+        // Two-phase use: the pre-pack once, then the per-call entry (`calls` times: every
+        // call after the first reuses what the init entry stored and must give the same
+        // outputs).
+        let counters = || {
+            let mut k = abi::dit_counters::default();
+            abi::dit_context_counters(ctx, &mut k);
+            k
+        };
+        let mut status = init.call(ctx, input_descs.as_ptr());
+        let after_init = counters();
+        let mut measured = Measured {
+            init_launches: after_init.launches,
+            call_launches: 0,
+            packed_bytes: after_init.packed_bytes,
+        };
+        let mut failed = &init_name;
+        let mut first: Option<Vec<Tensor>> = None;
+        for _ in 0..job.options.calls.max(1) {
+            if status != 0 {
+                break;
+            }
+            failed = &signature.name;
+            let before = counters().launches;
+            status = entry.call(ctx, input_descs.as_ptr(), output_descs.as_mut_ptr());
+            measured.call_launches = counters().launches.saturating_sub(before);
+            match &first {
+                None => first = Some(outputs.clone()),
+                Some(f) if status == 0 && f != &outputs => {
+                    abi::dit_context_destroy(ctx);
+                    return Err(format!(
+                        "dit-run: error: @{} gave different outputs on a later call",
+                        signature.name
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
         let error = context_error(ctx);
         abi::dit_context_destroy(ctx);
         if status != 0 {
             return Err(format!(
-                "dit-run: error: @{} failed: {}",
-                signature.name,
+                "dit-run: error: @{failed} failed: {}",
                 error.unwrap_or_else(|| format!("status {status}"))
             ));
         }
+        Ok((outputs, measured))
     }
-    Ok(outputs)
 }
 
 /// The context's error message, if any.

@@ -27,6 +27,8 @@ pub struct Options {
     pub target: String,
     pub split_input_file: bool,
     pub backend: String,
+    /// Per-call entry runs after the one init entry (each must give the same outputs).
+    pub calls: usize,
     pub print_outputs: bool,
     /// Where to read every input as raw bytes (`in_<i>.bin`), as examples/c/run_model.c does.
     pub input_dir: Option<String>,
@@ -73,6 +75,14 @@ fn command() -> Command {
         .arg(Arg::new("target").long("target").value_name("NAME").default_value("ascend910b").help("Target of the fusion pipeline"))
         .arg(Arg::new("split-input-file").long("split-input-file").action(ArgAction::SetTrue).help("Run each '// -----' chunk on its own"))
         .arg(Arg::new("backend").long("backend").value_name("NAME").default_value("cpu").value_parser(["cpu", "cann"]).help("Runtime backend"))
+        .arg(
+            Arg::new("calls")
+                .long("calls")
+                .value_name("N")
+                .default_value("1")
+                .value_parser(clap::value_parser!(u32).range(1..=1000))
+                .help("Run the init entry once, then the per-call entry N times on the same context (every call must give the same outputs)"),
+        )
         .arg(Arg::new("fuse").long("fuse").value_name("LIST").help("Only these fusion switches in the pipeline (as dit-opt --fuse)"))
         .arg(Arg::new("no-fuse").long("no-fuse").value_name("LIST").help("Turn these fusion switches off (as dit-opt --no-fuse)"))
         .arg(
@@ -204,6 +214,7 @@ fn main() -> ExitCode {
             .get_one::<String>("backend")
             .cloned()
             .unwrap_or_default(),
+        calls: matches.get_one::<u32>("calls").copied().unwrap_or(1) as usize,
         print_outputs: matches.get_flag("print-outputs"),
         output_dir: matches.get_one::<String>("output-dir").cloned(),
         input_dir: matches.get_one::<String>("input-dir").cloned(),
