@@ -8,6 +8,9 @@ pub struct Target {
     pub name: &'static str,
     /// The products it stands for.
     pub products: &'static str,
+    /// The built-in target whose chip this is (its own name for the built-ins, the base of a
+    /// target file): the name the kernel contracts (dit_runtime::contracts) gate kernels by.
+    pub chip: &'static str,
     /// Unified (vector) buffer capacity in bytes.
     pub ub_bytes: u64,
     /// L1 buffer capacity in bytes.
@@ -27,7 +30,10 @@ pub struct Target {
     pub fused_matmul: bool,
     /// aclnnFusedQuantMatmul (quantized MatMul + GELU) exists.
     pub fused_quant_matmul: bool,
-    /// aclnnKvRmsNormRopeCache exists (CANN lists Ascend 950 only).
+    /// aclnnKvRmsNormRopeCache exists. Its pages (ops-transformer and ops-nn
+    /// aclnnKvRmsNormRopeCache.md, 产品支持情况) list Ascend 950 only, Atlas A2/A3 as 不支持;
+    /// aclnnKvRmsNormRopeCacheV2 is the variant with A2/A3. The kernel table's Targets rule
+    /// `kv_rms_norm_rope_cache.targets` says the same, and the fusion checks both.
     pub kv_rms_norm_rope_cache: bool,
 }
 
@@ -37,6 +43,7 @@ const KIB: u64 = 1024;
 pub const TARGETS: &[Target] = &[
     Target {
         name: "ascend910b",
+        chip: "ascend910b",
         products: "Atlas A2 training/inference series",
         ub_bytes: 192 * KIB,
         l1_bytes: 512 * KIB,
@@ -50,6 +57,7 @@ pub const TARGETS: &[Target] = &[
     },
     Target {
         name: "ascend910_93",
+        chip: "ascend910_93",
         products: "Atlas A3 training/inference series",
         ub_bytes: 192 * KIB,
         l1_bytes: 512 * KIB,
@@ -63,6 +71,7 @@ pub const TARGETS: &[Target] = &[
     },
     Target {
         name: "ascend950",
+        chip: "ascend950",
         products: "Ascend 950PR / 950DT",
         // Buffer sizes are not given in the sources for 950; the A2 sizes are the safe bound.
         ub_bytes: 192 * KIB,
@@ -176,6 +185,8 @@ mod tests {
         .unwrap();
         let t = Target::resolve(good.to_str().unwrap()).unwrap();
         assert!(t.mmad_s8s4 && !t.bf16_l1_to_bt && t.name == "a2-s8s4");
+        // The kernels a target file's chip runs are its base's.
+        assert_eq!(t.chip, "ascend910b");
         let bad = dir.join("bad.toml");
         std::fs::write(
             &bad,

@@ -60,7 +60,9 @@ void dit_context_destroy(dit_context *ctx);
  *  is destroyed. A NULL or destroyed ctx gives a message saying so. */
 const char *dit_context_error(const dit_context *ctx);
 
-/** 0 while no error happened, 1 after one (also for a NULL or destroyed ctx). */
+/** 0 while no error happened, 1 after one (also for a NULL or destroyed ctx). Waits for every
+ *  queued launch first: on CANN this is the call's one stream synchronisation when no result was
+ *  copied out yet, so an error of a kernel still running is reported here. */
 int32_t dit_rt_status(dit_context *ctx);
 
 /** A new tensor holding a copy of the caller's tensor, read through desc's strides. */
@@ -135,6 +137,12 @@ void dit_context_counters(dit_context *ctx, dit_counters *out);
  *  later calls; storing the same key again replaces it. The caller still releases t. On CANN
  *  the kept tensor stays in device memory until the key is replaced or the context goes. */
 void dit_rt_pack_store(dit_context *ctx, const char *key, dit_rt_tensor *t);
+
+/** A copy of t re-laid into FRACTAL_NZ (zero-padded 16 x 32-byte fractals), t's logical type
+ *  kept: an init entry's re-layout of a weight whose kernel takes NZ (aclnnQuantMatmulWeightNz,
+ *  aclnnGroupedMatmulSwigluQuantWeightNZ). Counted as one launch. Only a kernel that takes that
+ *  operand in NZ accepts it; it has no views. */
+dit_rt_tensor *dit_rt_to_nz(dit_context *ctx, dit_rt_tensor *t);
 
 /** A new handle on the tensor stored under key, released by the caller. An error when no
  *  init entry stored it on this context ("call f_init ... before f"). */

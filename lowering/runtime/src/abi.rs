@@ -351,12 +351,20 @@ pub unsafe extern "C" fn dit_context_error(ctx: *const dit_context) -> *const c_
     got.unwrap_or(c"dit_context_error: panic".as_ptr())
 }
 
-/// 0 while no error happened, 1 after one (and for a NULL or destroyed context).
+/// 0 while no error happened, 1 after one (and for a NULL or destroyed context). Waits for
+/// every queued launch first (on CANN: the call's one stream synchronisation when no result was
+/// read back), so that an error of a kernel still running is reported here.
 ///
 /// # Safety
 /// `ctx` is NULL or a pointer returned by [`dit_context_create`].
 #[no_mangle]
 pub unsafe extern "C" fn dit_rt_status(ctx: *mut dit_context) -> i32 {
+    with_ctx(
+        ctx,
+        || "dit_rt_status".to_string(),
+        || (),
+        Context::synchronize,
+    );
     // SAFETY: same contract.
     i32::from(!unsafe { dit_context_error(ctx) }.is_null())
 }
@@ -389,7 +397,7 @@ pub unsafe extern "C" fn dit_rt_wrap(
                 // memory holds every element the dims and strides reach.
                 unsafe { std::slice::from_raw_parts(desc.data as *const u8, span) }
             };
-            Ok(to_ptr(c.wrap_strided(dtype, src, &layout)))
+            Ok(to_ptr(c.wrap_strided(dtype, src, &layout)?))
         },
     )
 }
@@ -657,6 +665,29 @@ pub unsafe extern "C" fn dit_rt_pack_store(
             // SAFETY: as above.
             let key = unsafe { c_str(key, "key") }?;
             c.pack_store(key, handle_of(t, "t")?)
+        },
+    )
+}
+
+/// A copy of tensor `t` re-laid into FRACTAL_NZ (the init entry's re-layout of a weight whose
+/// kernel takes NZ), with `t`'s logical type; only kernels that take that operand in NZ accept
+/// it.
+///
+/// # Safety
+/// `ctx` is NULL or from [`dit_context_create`].
+#[no_mangle]
+pub unsafe extern "C" fn dit_rt_to_nz(
+    ctx: *mut dit_context,
+    t: *mut dit_rt_tensor,
+) -> *mut dit_rt_tensor {
+    with_ctx(
+        ctx,
+        || "dit_rt_to_nz".to_string(),
+        dummy,
+        |c| {
+            let h = c.to_nz(handle_of(t, "t")?)?;
+            c.count_launch("dit_rt_to_nz");
+            Ok(to_ptr(h))
         },
     )
 }

@@ -8,6 +8,14 @@
 //!
 //! Storage is `Rc<RefCell<..>>`, not `Arc`: a context belongs to one thread at a time (CANN binds
 //! its device to the thread that set it), so nothing here is shared across threads.
+//!
+//! On the CPU backend storage is host bytes. On the CANN backend it is device memory for the
+//! whole life of the handle: a wrapped input or a constant is uploaded once when it is made,
+//! launches read and write device memory and are queued on the stream without waiting, views
+//! and reshapes share the device buffer (a non-contiguous base is copied on the device), and
+//! the first read-back (copy_out, read) synchronises the stream once; [`Context::synchronize`]
+//! (dit_rt_status) does when nothing was read. Released device memory is freed after the
+//! stream synchronises.
 
 use std::{
     cell::RefCell,
@@ -19,7 +27,7 @@ use std::{
 };
 
 use crate::{
-    cann::CannBackend,
+    cann::{CannBackend, DevView, DeviceBuf, DeviceStats},
     cpu,
     dtype::{read_bits, write_bits},
     fused::FusedOp,
@@ -249,20 +257,40 @@ pub(crate) fn bytes_for(dtype: DType, end: usize) -> Option<usize> {
         .filter(|b| isize::try_from(*b).is_ok())
 }
 
+/// The bytes under a tensor's views: on the host (CPU backend) or on the device (CANN).
+enum Storage {
+    Host(Vec<u8>),
+    Device(DeviceBuf),
+}
+
+impl Storage {
+    /// The host bytes; device storage is read through the backend.
+    fn host(&self) -> Result<&[u8], RuntimeError> {
+        match self {
+            Storage::Host(b) => Ok(b),
+            Storage::Device(_) => fail("device storage read as host memory"),
+        }
+    }
+}
+
 /// A view: element type and layout over shared storage bytes.
 struct RtTensor {
-    storage: Rc<RefCell<Vec<u8>>>,
+    storage: Rc<RefCell<Storage>>,
     dtype: DType,
     layout: Layout,
+    /// The storage holds the tensor in FRACTAL_NZ order ([`Context::to_nz`]): `layout` is the
+    /// logical row-major shape, and the tensor has no views.
+    nz: bool,
 }
 
 impl RtTensor {
     /// A tensor on fresh storage.
-    fn owned(dtype: DType, dims: &[usize], data: Vec<u8>) -> RtTensor {
+    fn owned(dtype: DType, dims: &[usize], storage: Storage) -> RtTensor {
         RtTensor {
-            storage: Rc::new(RefCell::new(data)),
+            storage: Rc::new(RefCell::new(storage)),
             dtype,
             layout: Layout::contiguous(dims),
+            nz: false,
         }
     }
 
@@ -270,16 +298,28 @@ impl RtTensor {
         TensorType::new(self.dtype, self.layout.dims.clone())
     }
 
-    /// The view's elements as a contiguous tensor.
-    fn materialize(&self) -> Tensor {
+    /// The view's elements as a contiguous tensor, from host `bytes` that start at storage
+    /// byte `start`.
+    fn materialize_from(&self, bytes: &[u8], start: usize) -> Tensor {
         let dims = &self.layout.dims;
+        if self.nz {
+            return Tensor {
+                dtype: self.dtype,
+                shape: dims.clone(),
+                data: crate::nz::from_nz(self.dtype, dims, bytes),
+            };
+        }
         // Sizes were checked when the view was made.
-        let bytes = bytes_for(self.dtype, self.layout.numel().unwrap_or(0)).unwrap_or(0);
-        let mut data = vec![0u8; bytes];
+        let n = bytes_for(self.dtype, self.layout.numel().unwrap_or(0)).unwrap_or(0);
+        let mut data = vec![0u8; n];
+        let local = Layout {
+            offset: self.layout.offset - start * 8 / self.dtype.bits(),
+            ..self.layout.clone()
+        };
         copy_elements(
             self.dtype,
-            &self.storage.borrow(),
-            &self.layout,
+            bytes,
+            &local,
             &mut data,
             &Layout::contiguous(dims),
         );
@@ -289,13 +329,51 @@ impl RtTensor {
             data,
         }
     }
+
+    /// The device view, for device storage.
+    fn device(&self) -> Option<DevView> {
+        match &*self.storage.borrow() {
+            Storage::Device(buf) => Some(DevView {
+                ptr: buf.ptr(),
+                storage_bytes: buf.bytes(),
+                dtype: self.dtype,
+                layout: self.layout.clone(),
+                nz: self.nz,
+            }),
+            Storage::Host(_) => None,
+        }
+    }
+
+    /// The storage bytes the view touches, as `(first byte, bytes)`.
+    fn span(&self) -> (usize, usize) {
+        if self.nz {
+            let whole = match &*self.storage.borrow() {
+                Storage::Host(b) => b.len(),
+                Storage::Device(buf) => buf.bytes(),
+            };
+            return (0, whole);
+        }
+        let bits = self.dtype.bits();
+        let start = self.layout.offset * bits / 8;
+        let end = self
+            .layout
+            .end()
+            .and_then(|e| bytes_for(self.dtype, e))
+            .unwrap_or(start);
+        if self.layout.numel() == Some(0) {
+            return (start, 0);
+        }
+        (start, end.saturating_sub(start))
+    }
 }
 
 /// Which backend runs launches.
 enum Backend {
     Cpu,
-    // Boxed: the backend holds CANN's function table, much larger than the other variant.
-    Cann(Box<CannBackend>),
+    // Boxed: the backend holds CANN's function table, much larger than the other variant. In
+    // a RefCell: reading results back (`read`, `copy_out` take `&self`) synchronises and
+    // copies through the backend.
+    Cann(Box<RefCell<CannBackend>>),
 }
 
 /// A backend with its live tensor handles.
@@ -347,8 +425,18 @@ impl Context {
     /// A context on CANN, loaded from `dir` or else `$ASCEND_HOME_PATH` (see
     /// [`CannBackend::load`]).
     pub fn cann(dir: Option<&Path>) -> Result<Context, RuntimeError> {
+        Self::cann_with_kernels(dir, None)
+    }
+
+    /// A context on CANN whose dit.fused launches run the generated kernels of the library at
+    /// `kernels` (else `$DIT_ASCENDC_KERNELS`; see [`CannBackend::load_with_kernels`]).
+    pub fn cann_with_kernels(
+        dir: Option<&Path>,
+        kernels: Option<&Path>,
+    ) -> Result<Context, RuntimeError> {
+        let backend = CannBackend::load_with_kernels(dir, kernels)?;
         Ok(Context {
-            backend: Backend::Cann(Box::new(CannBackend::load(dir)?)),
+            backend: Backend::Cann(Box::new(RefCell::new(backend))),
             tensors: HashMap::new(),
             packed: HashMap::new(),
             counters: Counters::default(),
@@ -360,6 +448,48 @@ impl Context {
         match self.backend {
             Backend::Cpu => "cpu",
             Backend::Cann(_) => "cann",
+        }
+    }
+
+    /// What crossed the host/device boundary on the CANN backend (`None` on the CPU).
+    pub fn device_stats(&self) -> Option<DeviceStats> {
+        match &self.backend {
+            Backend::Cpu => None,
+            Backend::Cann(b) => Some(b.borrow().stats()),
+        }
+    }
+
+    /// Waits until every queued launch has run and surfaces its error (CANN: the call's one
+    /// stream synchronisation, when no result was read back yet); frees released device
+    /// memory. Nothing to do on the CPU.
+    pub fn synchronize(&mut self) -> Result<(), RuntimeError> {
+        match &self.backend {
+            Backend::Cpu => Ok(()),
+            Backend::Cann(b) => b.borrow_mut().synchronize(),
+        }
+    }
+
+    /// Fresh contiguous storage holding `data` (on the device: one upload).
+    fn store(&self, dtype: DType, dims: &[usize], data: Vec<u8>) -> Result<RtTensor, RuntimeError> {
+        let storage = match &self.backend {
+            Backend::Cpu => Storage::Host(data),
+            Backend::Cann(b) => Storage::Device(b.borrow_mut().upload(&data)?),
+        };
+        Ok(RtTensor::owned(dtype, dims, storage))
+    }
+
+    /// A contiguous copy of `t`'s elements on fresh storage (a device-side copy on CANN).
+    fn contiguous_copy(&self, t: &RtTensor) -> Result<Storage, RuntimeError> {
+        match &self.backend {
+            Backend::Cpu => Ok(Storage::Host(
+                t.materialize_from(t.storage.borrow().host()?, 0).data,
+            )),
+            Backend::Cann(b) => {
+                let view = t.device().ok_or_else(|| {
+                    RuntimeError::Backend("host storage on the CANN backend".into())
+                })?;
+                Ok(Storage::Device(b.borrow_mut().contiguous_copy(&view)?))
+            }
         }
     }
 
@@ -394,11 +524,29 @@ impl Context {
     pub fn wrap(&mut self, t: Tensor) -> Result<Handle, RuntimeError> {
         t.validate()?;
         check_rank(t.shape.len())?;
-        Ok(self.insert(RtTensor::owned(t.dtype, &t.shape, t.data)))
+        let t = self.store(t.dtype, &t.shape, t.data)?;
+        Ok(self.insert(t))
     }
 
-    /// A handle on a copy of the elements of `src` laid out by `layout` (which fits `src`).
-    pub(crate) fn wrap_strided(&mut self, dtype: DType, src: &[u8], layout: &Layout) -> Handle {
+    /// A handle on a copy of the elements of `src` laid out by `layout` (which fits `src`):
+    /// gathered on the host when strided, then stored (uploaded once on CANN).
+    pub(crate) fn wrap_strided(
+        &mut self,
+        dtype: DType,
+        src: &[u8],
+        layout: &Layout,
+    ) -> Result<Handle, RuntimeError> {
+        if layout.is_contiguous() && layout.offset == 0 {
+            let n = bytes_for(dtype, layout.numel().unwrap_or(0)).unwrap_or(0);
+            {
+                // Straight from the caller's memory: no host-side copy first.
+                let storage = match &self.backend {
+                    Backend::Cpu => Storage::Host(src[..n].to_vec()),
+                    Backend::Cann(b) => Storage::Device(b.borrow_mut().upload(&src[..n])?),
+                };
+                return Ok(self.insert(RtTensor::owned(dtype, &layout.dims, storage)));
+            }
+        }
         let bytes = bytes_for(dtype, layout.numel().unwrap_or(0)).unwrap_or(0);
         let mut data = vec![0u8; bytes];
         copy_elements(
@@ -408,14 +556,19 @@ impl Context {
             &mut data,
             &Layout::contiguous(&layout.dims),
         );
-        self.insert(RtTensor::owned(dtype, &layout.dims, data))
+        let t = self.store(dtype, &layout.dims, data)?;
+        Ok(self.insert(t))
     }
 
     /// A zero-filled tensor (a launch output).
     pub fn alloc(&mut self, ty: TensorType) -> Result<Handle, RuntimeError> {
         check_rank(ty.shape.len())?;
         let bytes = size_of_type(&ty)?;
-        Ok(self.insert(RtTensor::owned(ty.dtype, &ty.shape, vec![0; bytes])))
+        let storage = match &self.backend {
+            Backend::Cpu => Storage::Host(vec![0; bytes]),
+            Backend::Cann(b) => Storage::Device(b.borrow_mut().alloc_zeroed(bytes)?),
+        };
+        Ok(self.insert(RtTensor::owned(ty.dtype, &ty.shape, storage)))
     }
 
     /// A tensor of `bytes`: either all its storage bytes, or one element's bytes repeated to
@@ -440,7 +593,8 @@ impl Context {
                 bytes.len()
             ));
         };
-        Ok(self.insert(RtTensor::owned(ty.dtype, &ty.shape, data)))
+        let t = self.store(ty.dtype, &ty.shape, data)?;
+        Ok(self.insert(t))
     }
 
     /// A view on `base`: element `(i0, ..)` is element `offset + Σ ik·strides[k]` of `base` in
@@ -466,6 +620,12 @@ impl Context {
                 dtype.mlir_name()
             ));
         }
+        if b.nz {
+            return fail(format!(
+                "a FRACTAL_NZ tensor ({}) has no views: only a kernel that takes NZ reads it",
+                type_string(&b.ty())
+            ));
+        }
         let local = Layout::strided(dims, strides, offset);
         let base_numel = b.layout.numel().unwrap_or(0);
         let fits = local
@@ -482,13 +642,14 @@ impl Context {
         let (storage, base_offset) = if b.layout.is_contiguous() {
             (Rc::clone(&b.storage), b.layout.offset)
         } else {
-            (Rc::new(RefCell::new(b.materialize().data)), 0)
+            (Rc::new(RefCell::new(self.contiguous_copy(b)?)), 0)
         };
         let layout = Layout::strided(dims, strides, base_offset + offset);
         Ok(self.insert(RtTensor {
             storage,
             dtype,
             layout,
+            nz: false,
         }))
     }
 
@@ -505,6 +666,12 @@ impl Context {
         let to = TensorType::new(dtype, dims.to_vec());
         size_of_type(&to)?;
         let b = self.get(base)?;
+        if b.nz {
+            return fail(format!(
+                "a FRACTAL_NZ tensor ({}) cannot be reshaped",
+                type_string(&b.ty())
+            ));
+        }
         let from = b.ty();
         let total_bits = |t: &TensorType| {
             t.checked_numel()
@@ -529,12 +696,14 @@ impl Context {
         let (storage, offset) = if shareable {
             (Rc::clone(&b.storage), b.layout.offset * old_bits / new_bits)
         } else {
-            (Rc::new(RefCell::new(b.materialize().data)), 0)
+            // The copy has `base`'s element type; the reshape reinterprets it from element 0.
+            (Rc::new(RefCell::new(self.contiguous_copy(b)?)), 0)
         };
         Ok(self.insert(RtTensor {
             storage,
             dtype,
             layout: Layout::strided(dims, &row_major_strides(dims), offset),
+            nz: false,
         }))
     }
 
@@ -545,8 +714,22 @@ impl Context {
             storage: Rc::clone(&t.storage),
             dtype: t.dtype,
             layout: t.layout.clone(),
+            nz: t.nz,
         };
         Ok(self.insert(copy))
+    }
+
+    /// A copy of `h` re-laid into FRACTAL_NZ order (CANN's fractal format for matmul weights,
+    /// see [`crate::nz`]), the init entry's re-layout of a weight whose kernel takes NZ. The
+    /// tensor keeps its logical type; its storage holds the zero-padded fractals (uploaded once
+    /// on CANN). The bytes are re-laid on the host: an init entry runs once, before any call.
+    pub fn to_nz(&mut self, h: Handle) -> Result<Handle, RuntimeError> {
+        let logical = self.read(h)?;
+        let bytes = crate::nz::to_nz(logical.dtype, &logical.shape, &logical.data)
+            .map_err(RuntimeError::Backend)?;
+        let mut t = self.store(logical.dtype, &logical.shape, bytes)?;
+        t.nz = true;
+        Ok(self.insert(t))
     }
 
     /// Keeps `h`'s tensor under `key` for later calls (an init entry's pre-packed weight); the
@@ -591,16 +774,35 @@ impl Context {
         self.packed.len()
     }
 
-    /// Releases `h`; its storage is freed with its last view.
+    /// Releases `h`; its storage is freed with its last view (device memory: once no queued
+    /// kernel may still use it).
     pub fn release(&mut self, h: Handle) -> Result<(), RuntimeError> {
         self.get(h)?;
         self.tensors.remove(&h);
-        Ok(())
+        match &self.backend {
+            Backend::Cpu => Ok(()),
+            Backend::Cann(b) => b.borrow_mut().collect(),
+        }
+    }
+
+    /// The storage bytes `t` touches on the host, as `(bytes, first byte)`: a download on
+    /// CANN (after the call's one synchronisation).
+    fn host_bytes(&self, t: &RtTensor) -> Result<(Vec<u8>, usize), RuntimeError> {
+        let (start, n) = t.span();
+        match &*t.storage.borrow() {
+            Storage::Host(bytes) => Ok((bytes[start..start + n].to_vec(), start)),
+            Storage::Device(buf) => match &self.backend {
+                Backend::Cann(b) => Ok((b.borrow_mut().download(buf.ptr(), start, n)?, start)),
+                Backend::Cpu => fail("device storage on the CPU backend"),
+            },
+        }
     }
 
     /// The elements of `h` as a contiguous tensor.
     pub fn read(&self, h: Handle) -> Result<Tensor, RuntimeError> {
-        Ok(self.get(h)?.materialize())
+        let t = self.get(h)?;
+        let (bytes, start) = self.host_bytes(t)?;
+        Ok(t.materialize_from(&bytes, start))
     }
 
     /// Writes `h`'s elements into `dst` laid out by `layout`, which has `h`'s dims, fits `dst`
@@ -620,7 +822,24 @@ impl Context {
                 type_string(&t.ty())
             ));
         }
-        copy_elements(dtype, &t.storage.borrow(), &t.layout, dst, layout);
+        if t.nz {
+            // Untiled to row-major, then written through the caller's strides.
+            let logical = self.read(h)?;
+            copy_elements(
+                dtype,
+                &logical.data,
+                &Layout::contiguous(&layout.dims),
+                dst,
+                layout,
+            );
+            return Ok(());
+        }
+        let (bytes, start) = self.host_bytes(t)?;
+        let local = Layout {
+            offset: t.layout.offset - start * 8 / dtype.bits(),
+            ..t.layout.clone()
+        };
+        copy_elements(dtype, &bytes, &local, dst, layout);
         Ok(())
     }
 
@@ -653,6 +872,53 @@ impl Context {
             }
             result_types.push(t.ty());
         }
+        if let Backend::Cann(b) = &self.backend {
+            let device = |h: Handle| {
+                self.get(h)?
+                    .device()
+                    .ok_or_else(|| RuntimeError::Backend("host storage on the CANN backend".into()))
+            };
+            let ins: Vec<Option<DevView>> = inputs
+                .iter()
+                .map(|h| h.map(device).transpose())
+                .collect::<Result<_, _>>()?;
+            let outs: Vec<DevView> = outputs
+                .iter()
+                .map(|h| device(*h))
+                .collect::<Result<_, _>>()?;
+            let in_types: Vec<Option<TensorType>> = inputs
+                .iter()
+                .map(|h| h.map(|h| self.tensor_type(h)).transpose())
+                .collect::<Result<_, _>>()?;
+            let mut b = b.borrow_mut();
+            if op == "dit.fused" {
+                let fused = FusedOp::parse(attrs_json)?;
+                fused.check_types(kernel, &in_types, &result_types)?;
+                // check_types refused empty slots.
+                let ins: Vec<DevView> = ins.into_iter().flatten().collect();
+                return b.launch_fused(&fused, &ins, &outs);
+            }
+            let attrs: Attrs = serde_json::from_str(attrs_json).map_err(|e| {
+                crate::contract(
+                    op,
+                    format!("attrs_json is not a JSON object of attributes: {e}"),
+                )
+            })?;
+            let present: Vec<bool> = inputs.iter().map(Option::is_some).collect();
+            let nz: Vec<bool> = ins
+                .iter()
+                .map(|v| v.as_ref().is_some_and(|v| v.nz))
+                .collect();
+            check_kernel_name(op, kernel, &attrs, &present, &nz)?;
+            return b.launch_on_device(op, &attrs, &ins, &outs);
+        }
+        let nz: Vec<bool> = inputs
+            .iter()
+            .map(|h| h.map(|h| self.get(h).map(|t| t.nz)).transpose())
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .map(|n| n.unwrap_or(false))
+            .collect();
         let owned: Vec<Option<Tensor>> = inputs
             .iter()
             .map(|h| h.map(|h| self.read(h)).transpose())
@@ -668,12 +934,7 @@ impl Context {
                     Some(results) => results?,
                     None => fused.run_cpu(&refs)?,
                 },
-                Backend::Cann(_) => {
-                    return Err(RuntimeError::Backend(format!(
-                        "the CANN backend does not load generated Ascend C kernels yet ({}): build them with `dit-opt --emit=ascendc` (cmake/README.md) and run dit.fused on the CPU backend with DIT_ASCENDC_KERNELS",
-                        fused.kernel
-                    )))
-                }
+                Backend::Cann(_) => unreachable!("the CANN backend returned above"),
             }
         } else {
             let attrs: Attrs = serde_json::from_str(attrs_json).map_err(|e| {
@@ -682,11 +943,9 @@ impl Context {
                     format!("attrs_json is not a JSON object of attributes: {e}"),
                 )
             })?;
-            check_kernel_name(op, kernel, &attrs, &refs)?;
-            match &self.backend {
-                Backend::Cpu => cpu::execute(op, &attrs, &refs, &result_types)?,
-                Backend::Cann(b) => b.launch(op, &attrs, &refs, &result_types)?,
-            }
+            let present: Vec<bool> = refs.iter().map(Option::is_some).collect();
+            check_kernel_name(op, kernel, &attrs, &present, &nz)?;
+            cpu::execute(op, &attrs, &refs, &result_types)?
         };
         drop(owned);
 
@@ -710,15 +969,27 @@ impl Context {
         }
         for (r, h) in results.iter().zip(outputs) {
             let t = self.get(*h)?;
+            let mut storage = t.storage.borrow_mut();
+            let Storage::Host(bytes) = &mut *storage else {
+                return fail("device storage on the CPU backend");
+            };
             copy_elements(
                 r.dtype,
                 &r.data,
                 &Layout::contiguous(&r.shape),
-                &mut t.storage.borrow_mut(),
+                bytes,
                 &t.layout,
             );
         }
         Ok(())
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        // Handles first, so that their device memory is in the backend's graveyard when the
+        // backend (dropped after this) synchronises and frees it.
+        self.tensors.clear();
     }
 }
 
@@ -738,36 +1009,63 @@ fn size_of_type(ty: &TensorType) -> Result<usize, RuntimeError> {
 }
 
 /// When the lowering names a kernel, it must be one the kernel table runs for this op, these
-/// attributes and these filled slots: a mismatch means the lowering and the runtime disagree
-/// about the table. An op the table has no aclnn call for accepts any name (the CPU reference
-/// runs ops that CANN cannot).
+/// attributes and these filled slots on some target (the lowering picks per target): a mismatch
+/// means the lowering and the runtime disagree about the table. An op the table has no aclnn
+/// call for accepts any name (the CPU reference runs ops that CANN cannot). Operands the entry
+/// takes in FRACTAL_NZ must be the init entry's NZ copies, and only those.
 fn check_kernel_name(
     op: &str,
     kernel: &str,
     attrs: &Attrs,
-    inputs: &[Option<&Tensor>],
+    present: &[bool],
+    nz: &[bool],
 ) -> Result<(), RuntimeError> {
     if kernel.is_empty() {
         return Ok(());
     }
-    let present: Vec<bool> = inputs.iter().map(Option::is_some).collect();
-    let Some(spec) = kernels::select(op, attrs, &present) else {
+    let Some(spec) = kernels::select(op, attrs, present) else {
         return Ok(());
     };
-    let calls = spec.calls();
-    let names: Vec<&str> = calls.iter().map(|c| c.symbol).collect();
-    // A multi-call entry is named by its symbols joined with '+' (aclnnSilu+aclnnMul).
-    if calls.is_empty() || names.join("+") == kernel || names.contains(&kernel) {
+    if spec.calls().is_empty() {
         return Ok(());
     }
-    Err(crate::contract(
-        op,
-        format!(
-            "the lowering names kernel {kernel}, the kernel table runs {} for these attributes \
-             and operands",
-            names.join(" + ")
-        ),
-    ))
+    let named = kernels::entry_named(op, attrs, present, kernel).or_else(|| {
+        // A multi-call entry may also be named by one of its symbols.
+        spec.calls()
+            .iter()
+            .any(|c| c.symbol == kernel)
+            .then_some(spec)
+    });
+    let Some(named) = named else {
+        let names: Vec<&str> = spec.calls().iter().map(|c| c.symbol).collect();
+        return Err(crate::contract(
+            op,
+            format!(
+                "the lowering names kernel {kernel}, the kernel table runs {} for these \
+                 attributes and operands",
+                names.join(" + ")
+            ),
+        ));
+    };
+    let wants = kernels::nz_slots(named);
+    for (slot, is_nz) in nz.iter().enumerate() {
+        if wants.contains(&slot) != *is_nz {
+            return Err(crate::contract(
+                op,
+                if *is_nz {
+                    format!(
+                        "operand {slot} is a FRACTAL_NZ tensor, but {kernel} takes it row-major"
+                    )
+                } else {
+                    format!(
+                        "{kernel} takes operand {slot} in FRACTAL_NZ: pass the init entry's NZ \
+                         copy (dit_rt_to_nz), not the row-major tensor"
+                    )
+                },
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -822,5 +1120,59 @@ mod tests {
         let mut dst = [0x00u8, 0xF0];
         copy_elements(DType::I4, &[0x21, 0x03], &l, &mut dst, &l);
         assert_eq!(dst, [0x21, 0xF3]);
+    }
+
+    #[test]
+    fn pre_packed_tensors_outlive_their_handles() {
+        let mut c = Context::cpu();
+        let t = Tensor {
+            dtype: DType::I32,
+            shape: vec![2],
+            data: [7i32, 9].iter().flat_map(|v| v.to_le_bytes()).collect(),
+        };
+        let h = c.wrap(t.clone()).unwrap();
+        let err = c.pack_load("f#0").unwrap_err().to_string();
+        assert!(err.contains("call f_init"), "{err}");
+        c.pack_store("f#0", h).unwrap();
+        c.release(h).unwrap();
+        let back = c.pack_load("f#0").unwrap();
+        assert_eq!(c.read(back).unwrap(), t);
+        c.release(back).unwrap();
+        assert_eq!((c.packed_tensors(), c.live_tensors()), (1, 1));
+        assert_eq!(c.counters().packed_bytes, 8);
+    }
+
+    #[test]
+    fn nz_copies_read_back_and_only_nz_kernels_take_them() {
+        let mut c = Context::cpu();
+        let data: Vec<u8> = (0..20 * 40).map(|i| (i % 200) as u8).collect();
+        let t = Tensor {
+            dtype: DType::I8,
+            shape: vec![20, 40],
+            data,
+        };
+        let h = c.wrap(t.clone()).unwrap();
+        let nz = c.to_nz(h).unwrap();
+        assert_eq!(c.read(nz).unwrap(), t);
+        assert!(c.view(nz, DType::I8, &[20], &[1], 0).is_err());
+        assert!(c.reshape(nz, DType::I8, &[800]).is_err());
+        // The WeightNz entry takes x2 (slot 1) in NZ: the NZ copy passes, the row-major
+        // tensor does not, and a row-major kernel refuses the NZ copy.
+        let attrs: Attrs = serde_json::from_str(
+            r#"{"transpose_x1": false, "transpose_x2": true, "x2_format": "FRACTAL_NZ"}"#,
+        )
+        .unwrap();
+        let present = [true, true, true, false, false, true];
+        let kernel = "aclnnQuantMatmulWeightNz";
+        let nz_at = |slot: usize| (0..6).map(|i| i == slot).collect::<Vec<_>>();
+        check_kernel_name("dit.quant_matmul", kernel, &attrs, &present, &nz_at(1)).unwrap();
+        let err = check_kernel_name("dit.quant_matmul", kernel, &attrs, &present, &nz_at(9))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("takes operand 1 in FRACTAL_NZ"), "{err}");
+        let err = check_kernel_name("dit.exp", "aclnnExp", &Attrs::new(), &[true], &[true])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("takes it row-major"), "{err}");
     }
 }

@@ -165,6 +165,17 @@ impl FusedOp {
         inputs: &[Option<&Tensor>],
         outputs: &[TensorType],
     ) -> Result<(), RuntimeError> {
+        let types: Vec<Option<TensorType>> = inputs.iter().map(|t| t.map(Tensor::ty)).collect();
+        self.check_types(kernel, &types, outputs)
+    }
+
+    /// [`FusedOp::check_signature`] on the types of the inputs (tensors on a device).
+    pub fn check_types(
+        &self,
+        kernel: &str,
+        inputs: &[Option<TensorType>],
+        outputs: &[TensorType],
+    ) -> Result<(), RuntimeError> {
         if !kernel.is_empty() && kernel != self.kernel {
             return Err(err(format!(
                 "the launch names kernel {kernel}, its attributes {}",
@@ -184,10 +195,10 @@ impl FusedOp {
                     "input #{i} is absent; body arguments are required"
                 )));
             };
-            if input.ty() != *ty {
+            if input != ty {
                 return Err(err(format!(
                     "input #{i} is {}, body argument #{i} is {}",
-                    type_string(&input.ty()),
+                    type_string(input),
                     type_string(ty)
                 )));
             }

@@ -9,9 +9,14 @@
 //!
 //! Without the variable nothing changes. A kernel the library does not have is an error, not a
 //! silent fallback: the point of setting the variable is to run the generated code.
+//!
+//! The CANN backend loads the same library (a CANN build, or the CPU-model build on the
+//! stand-in CANN) through [`Kernels::load`] and calls the same `dit_kernel_launch` with device
+//! pointers and its stream ([`call_launch_on`]).
 
 use crate::{fused::FusedOp, RuntimeError, Tensor};
 use std::ffi::{c_char, c_void, CStr, CString};
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// The environment variable naming the library.
@@ -32,14 +37,25 @@ pub type LaunchFn = unsafe extern "C" fn(
     usize,
 ) -> i32;
 
-struct Kernels {
-    path: String,
-    // Kept loaded for the process: `launch` points into it.
+/// A loaded kernel library.
+pub struct Kernels {
+    /// Where it was loaded from.
+    pub path: PathBuf,
+    // Kept loaded while `launch` may be called: it points into it.
     _lib: libloading::Library,
-    launch: LaunchFn,
+    /// Its `dit_kernel_launch`.
+    pub launch: LaunchFn,
 }
 
-fn env_u32(name: &str) -> Result<u32, RuntimeError> {
+impl Kernels {
+    /// Loads the library at `path` and resolves `dit_kernel_launch`.
+    pub fn load(path: &Path) -> Result<Kernels, String> {
+        load(&path.to_string_lossy())
+    }
+}
+
+/// A `u32` setting from the environment (0 when unset: the library's default).
+pub(crate) fn env_u32(name: &str) -> Result<u32, RuntimeError> {
     match std::env::var(name) {
         Ok(v) => v.parse().map_err(|_| {
             RuntimeError::Backend(format!("{name}={v} is not a non-negative integer"))
@@ -58,7 +74,7 @@ fn load(path: &str) -> Result<Kernels, String> {
         .map(|s| *s)
         .map_err(|e| format!("{ENV_LIBRARY}={path}: no dit_kernel_launch: {e}"))?;
     Ok(Kernels {
-        path: path.to_string(),
+        path: PathBuf::from(path),
         _lib: lib,
         launch,
     })
@@ -115,7 +131,8 @@ fn launch(
     call_launch(k.launch, &fused.kernel, cores, ub, &ins, &outs).map_err(|msg| {
         RuntimeError::Backend(format!(
             "generated kernel {} ({}): {msg}",
-            fused.kernel, k.path
+            fused.kernel,
+            k.path.display()
         ))
     })?;
     Ok(outputs)
@@ -134,6 +151,35 @@ pub fn call_launch(
     ins: &[*mut c_void],
     outs: &[*mut c_void],
 ) -> Result<(), String> {
+    // SAFETY: no stream (the CPU-model build runs at once); buffers as documented above.
+    unsafe {
+        call_launch_on(
+            launch,
+            name,
+            std::ptr::null_mut(),
+            cores,
+            ub_bytes,
+            ins,
+            outs,
+        )
+    }
+}
+
+/// [`call_launch`] on `stream` (an aclrtStream: the CANN build queues the kernel there, the
+/// CPU-model build ignores it and runs at once).
+///
+/// # Safety
+/// `stream` is NULL or a live aclrtStream of the CANN the library was built for; `ins`/`outs`
+/// are as for [`call_launch`] (device memory for a CANN build).
+pub unsafe fn call_launch_on(
+    launch: LaunchFn,
+    name: &str,
+    stream: *mut c_void,
+    cores: u32,
+    ub_bytes: u32,
+    ins: &[*mut c_void],
+    outs: &[*mut c_void],
+) -> Result<(), String> {
     let name = CString::new(name).map_err(|_| "a kernel name with a NUL byte".to_string())?;
     let mut err = vec![0u8; 4096];
     // SAFETY: the callers pass buffers of the kernel's tensor sizes that outlive the call; the
@@ -141,7 +187,7 @@ pub fn call_launch(
     let rc = unsafe {
         launch(
             name.as_ptr(),
-            std::ptr::null_mut(),
+            stream,
             cores,
             ub_bytes,
             ins.as_ptr(),

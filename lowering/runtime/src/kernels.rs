@@ -33,6 +33,11 @@
 //! 8.1.RC1 toolkit.
 
 use crate::attrs::{AttrValue, Attrs};
+use crate::contracts::{
+    self, Check, Format, Rule, ACLNN_ERR_PARAM_INVALID as INVALID,
+    ACLNN_ERR_PARAM_NULLPTR as NULLPTR,
+};
+use crate::dtype::DType;
 
 /// A transformation applied to how a contiguous tensor is described to aclnn (dims, strides):
 /// no data moves; aclnn reads a strided view of the same device memory.
@@ -46,6 +51,12 @@ pub enum View {
     TransposeLast2If(&'static str),
     /// All leading dims merged, `[d0, .., dn-2, dn-1]` → `[d0·…·dn-2, dn-1]`, for 2-D-only kernels.
     Flatten2d,
+    /// The tensor described as `ACL_FORMAT_FRACTAL_NZ`: a row-major `[.., R, C]` matrix is
+    /// seen as `[.., ⌈C/c0⌉, ⌈R/16⌉, 16, c0]` fractals of 32 bytes per row (c0 = 32 bytes over
+    /// the element size), view and storage alike, as the WeightNz kernels document their weight.
+    /// The bytes must already be in that order (zero-padded): the lowering's load-time pre-pack
+    /// converts an ND weight once; nothing here moves data.
+    Nz,
 }
 
 /// Where an `aclTensorList` argument gets its tensors.
@@ -352,6 +363,9 @@ pub struct KernelSpec {
     pub verified: bool,
     /// Mapping decisions and limits.
     pub note: &'static str,
+    /// The operator's documented limits, checked by the fusion natives and the CANN stand-in
+    /// (`crate::contracts`); a `Targets` rule also decides on which targets the entry is chosen.
+    pub rules: &'static [Rule],
 }
 
 impl KernelSpec {
@@ -389,6 +403,7 @@ const BASE: KernelSpec = KernelSpec {
     source: "",
     verified: true,
     note: "",
+    rules: &[],
 };
 
 use Arg::{Input, Null, OptionalInput, Output};
@@ -447,6 +462,135 @@ tensor lists. pre/nextTokens = 2147483647 (the documented 'not specified' value)
 innerPrecise 0 (high precision), blockSize 0, antiquant modes 0, no softmaxLse (documented: \
 nullptr allowed when softmaxLseFlag is false). The mask goes to attenMaskOptional, whose \
 documented meaning is bool/int8/uint8 with 1 = masked out.";
+
+/// Atlas A2 and A3 (CANN's "Atlas A2/A3 训练系列产品/推理系列产品").
+const A2_A3: &[&str] = &["ascend910b", "ascend910_93"];
+/// Ascend 950PR / 950DT.
+const A5: &[&str] = &["ascend950"];
+
+/// A rule of every target, with the code of an out-of-range parameter.
+const fn rule(id: &'static str, check: Check, source: &'static str) -> Rule {
+    Rule {
+        id,
+        check,
+        on: &[],
+        code: INVALID,
+        source,
+    }
+}
+
+const GELU_MUL_DOC: &str = "[ops-nn] activation/gelu_mul/docs/aclnnGeluMul.md (input: \
+    BFLOAT16/FLOAT16/FLOAT, ND, rank 2-8, last dim even and <= 1024, product of the other dims \
+    <= 200000; 161002)";
+const GELU_MUL_RULES: &[Rule] = &[
+    rule(
+        "gelu_mul.dtype",
+        Check::DTypes {
+            slot: 0,
+            allowed: &[DType::BF16, DType::F16, DType::F32],
+        },
+        GELU_MUL_DOC,
+    ),
+    rule(
+        "gelu_mul.rank",
+        Check::Rank {
+            slot: 0,
+            min: 2,
+            max: 8,
+        },
+        GELU_MUL_DOC,
+    ),
+    rule(
+        "gelu_mul.last_dim",
+        Check::LastDimMax { slot: 0, max: 1024 },
+        GELU_MUL_DOC,
+    ),
+    rule(
+        "gelu_mul.last_dim_even",
+        Check::LastDimEven { slot: 0 },
+        GELU_MUL_DOC,
+    ),
+    rule(
+        "gelu_mul.lead_product",
+        Check::LeadingProductMax {
+            slot: 0,
+            max: 200_000,
+        },
+        GELU_MUL_DOC,
+    ),
+];
+
+const FUSED_MATMUL_DOC: &str = "[ops-nn] matmul/fused_mat_mul/docs/aclnnFusedMatmul.md";
+const FUSED_MATMUL_RULES: &[Rule] = &[
+    rule(
+        "fused_matmul.targets",
+        Check::Targets(A5),
+        "[ops-nn] matmul/fused_mat_mul/docs/aclnnFusedMatmul.md (产品支持情况: Ascend 950PR/950DT \
+         only)",
+    ),
+    Rule {
+        id: "fused_matmul.gelu_bias",
+        check: Check::AbsentWhen {
+            slot: 2,
+            attr: "fused_op_type",
+            values: &["gelu_tanh", "gelu_erf"],
+        },
+        on: &[],
+        // Documented under ACLNN_ERR_PARAM_NULLPTR ("fusedOpType为gelu_tanh、gelu_erf，传入的
+        // bias不是空指针"), and so in op_api CheckNotNull.
+        code: NULLPTR,
+        source: "[ops-nn] matmul/fused_mat_mul/docs/aclnnFusedMatmul.md (gelu_tanh/gelu_erf \
+                 compute gelu(x1 @ x2); 返回值: a non-null bias with them is 161001)",
+    },
+    rule(
+        "fused_matmul.dtype",
+        Check::DTypes {
+            slot: 0,
+            allowed: &[DType::F16, DType::BF16],
+        },
+        "[ops-nn] matmul/fused_mat_mul/docs/aclnnFusedMatmul.md (x1 FLOAT16/BFLOAT16; FLOAT32 \
+         only with cubeMathType 3, dit passes 0)",
+    ),
+    rule(
+        "fused_matmul.x2_dtype",
+        Check::SameDType { slot: 1, like: 0 },
+        FUSED_MATMUL_DOC,
+    ),
+];
+
+const ROPE_DOC: &str = "[ops-transformer] \
+    posembedding/rotary_position_embedding/docs/aclnnRotaryPositionEmbedding.md (x, cos, sin: \
+    BFLOAT16/FLOAT16/FLOAT32, cos and sin of x's dtype; 161002)";
+const ROPE_RULES: &[Rule] = &[
+    rule(
+        "rope.dtype",
+        Check::DTypes {
+            slot: 0,
+            allowed: &[DType::BF16, DType::F16, DType::F32],
+        },
+        ROPE_DOC,
+    ),
+    rule(
+        "rope.cos_dtype",
+        Check::SameDType { slot: 1, like: 0 },
+        ROPE_DOC,
+    ),
+    rule(
+        "rope.sin_dtype",
+        Check::SameDType { slot: 2, like: 0 },
+        ROPE_DOC,
+    ),
+];
+
+const GMM_SWIGLU_QUANT_DOC: &str = "[ops-transformer] \
+    gmm/grouped_matmul_swiglu_quant/docs/aclnnGroupedMatmulSwigluQuant.md (A8W8: the data \
+    format of weight must be FRACTAL_NZ; 161002)";
+const GMM_SWIGLU_QUANT_V2_DOC: &str = "[ops-transformer] \
+    gmm/grouped_matmul_swiglu_quant_v2/docs/aclnnGroupedMatmulSwigluQuantV2.md (Atlas A2/A3, \
+    A8W8: weight in FRACTAL_NZ; 161002)";
+const GMM_SWIGLU_QUANT_NZ_DOC: &str = "[ops-transformer] \
+    gmm/grouped_matmul_swiglu_quant/docs/aclnnGroupedMatmulSwigluQuantWeightNZ.md (weight \
+    FRACTAL_NZ; Atlas A2/A3)";
 
 /// Every kernel entry, in DIALECT.md order (primitive ops, then fused ops).
 ///
@@ -802,6 +946,7 @@ pub const KERNELS: &[KernelSpec] = &[
             op_host/op_api/aclnn_rotary_position_embedding.h",
         note: "mode: int64 0 = half, 1 = interleave (documented; 2 = quarter, 3 = interleave-half \
             are not dit modes)",
+        rules: ROPE_RULES,
         ..BASE
     },
     KernelSpec {
@@ -862,6 +1007,91 @@ pub const KERNELS: &[KernelSpec] = &[
         source: "[8.1.RC1] aclnn_fused_infer_attention_score_v2.h; [ops-transformer] \
             attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV2.md",
         note: FIA_NOTE,
+        rules: &[rule(
+            "fia_v2.targets",
+            Check::Targets(A2_A3),
+            "[ops-transformer] attention/fused_infer_attention_score/docs/\
+             aclnnFusedInferAttentionScoreV2.md (产品支持情况: Atlas A2/A3; Ascend 950 不支持)",
+        )],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.attention",
+        slots: &["q", "k", "v", "mask"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFusedInferAttentionScoreV5",
+            args: &[
+                Input(0, Plain),
+                Arg::TensorList(List::Input(1)),
+                Arg::TensorList(List::Input(2)),
+                Null(Kind::Tensor),      // pseShiftOptional
+                OptionalInput(3, Plain), // attenMaskOptional
+                Null(Kind::IntArray),    // actualSeqLengthsOptional
+                Null(Kind::IntArray),    // actualSeqLengthsKvOptional
+                Null(Kind::Tensor),      // deqScale1Optional
+                Null(Kind::Tensor),      // quantScale1Optional
+                Null(Kind::Tensor),      // deqScale2Optional
+                Null(Kind::Tensor),      // quantScale2Optional
+                Null(Kind::Tensor),      // quantOffset2Optional
+                Null(Kind::Tensor),      // antiquantScaleOptional
+                Null(Kind::Tensor),      // antiquantOffsetOptional
+                Null(Kind::Tensor),      // blockTableOptional
+                Null(Kind::Tensor),      // queryPaddingSizeOptional
+                Null(Kind::Tensor),      // kvPaddingSizeOptional
+                Null(Kind::Tensor),      // keyAntiquantScaleOptional
+                Null(Kind::Tensor),      // keyAntiquantOffsetOptional
+                Null(Kind::Tensor),      // valueAntiquantScaleOptional
+                Null(Kind::Tensor),      // valueAntiquantOffsetOptional
+                Null(Kind::Tensor),      // keySharedPrefixOptional
+                Null(Kind::Tensor),      // valueSharedPrefixOptional
+                Null(Kind::IntArray),    // actualSharedPrefixLenOptional
+                Null(Kind::Tensor),      // queryRopeOptional
+                Null(Kind::Tensor),      // keyRopeOptional
+                Null(Kind::Tensor),      // keyRopeAntiquantScaleOptional
+                Null(Kind::Tensor),      // dequantScaleQueryOptional
+                Null(Kind::Tensor),      // learnableSinkOptional
+                Null(Kind::IntArray),    // qStartIdxOptional
+                Null(Kind::IntArray),    // kvStartIdxOptional
+                Arg::Int64(Int::Heads {
+                    slot: 0,
+                    layout_attr: "layout",
+                    default_layout: "BNSD",
+                }),
+                Arg::Double(Num::Attr("scale")),
+                Arg::Int64(Int::Const(2_147_483_647)), // preTokens
+                Arg::Int64(Int::Const(2_147_483_647)), // nextTokens
+                Arg::Str(Text::AttrOr("layout", "BNSD")),
+                Arg::Int64(Int::Heads {
+                    slot: 1,
+                    layout_attr: "layout",
+                    default_layout: "BNSD",
+                }),
+                Arg::Int64(Int::Const(0)),     // sparseMode
+                Arg::Int64(Int::Const(0)),     // innerPrecise
+                Arg::Int64(Int::Const(0)),     // blockSize
+                Arg::Int64(Int::Const(0)),     // antiquantMode
+                Arg::Bool(Flag::Const(false)), // softmaxLseFlag
+                Arg::Int64(Int::Const(0)),     // keyAntiquantMode
+                Arg::Int64(Int::Const(0)),     // valueAntiquantMode
+                Arg::Int64(Int::Const(0)),     // queryQuantMode
+                Arg::Int64(Int::Const(0)),     // pseType
+                OUT,
+                Null(Kind::Tensor), // softmaxLse
+            ],
+        }]),
+        source: "[ops-transformer] \
+            attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV5.md; the \
+            call op-plugin makes on Ascend 950 (is_ascend950() → aclnnFusedInferAttentionScoreV5)",
+        note: "V5 = V2's arguments, then queryRope, keyRope, keyRopeAntiquantScale, \
+            dequantScaleQuery, learnableSink (tensors), qStartIdx, kvStartIdx (int arrays) after \
+            actualSharedPrefixLen, and queryQuantMode, pseType (0: unused) after \
+            valueAntiquantMode. Chosen on Ascend 950, where V1-V4 are not supported.",
+        rules: &[rule(
+            "fia_v5.targets",
+            Check::Targets(A5),
+            "[ops-transformer] attention/fused_infer_attention_score/docs/\
+             aclnnFusedInferAttentionScoreV5.md (产品支持情况: Ascend 950PR/950DT)",
+        )],
         ..BASE
     },
     KernelSpec {
@@ -908,9 +1138,8 @@ pub const KERNELS: &[KernelSpec] = &[
         source: "[8.1.RC1] aclnn_quant_matmul_v4.h; [ops-nn] \
             matmul/quant_batch_matmul_v3/docs/aclnnQuantMatmulV4.md",
         note: "argument order is (x1, x2, scale, offset, pertokenScaleOptional, bias, ...): the \
-            dit slots bias and pertoken_scale swap places. x2_format = FRACTAL_NZ has no entry: \
-            the runtime holds row-major bytes and the NZ path (aclnnQuantMatmulWeightNz after \
-            aclnnTransMatmulWeight) is not modelled.",
+            dit slots bias and pertoken_scale swap places. x2_format = FRACTAL_NZ is the \
+            aclnnQuantMatmulWeightNz entry.",
         ..BASE
     },
     KernelSpec {
@@ -952,6 +1181,49 @@ pub const KERNELS: &[KernelSpec] = &[
             "chosen when group_size != 0 (V4 has no groupSize). The prototype is documented; the \
             slot mapping is ours: scale → x2Scale, pertoken_scale → x1Scale, offset → yOffset. \
             groupSize is passed as given (documented encoding: K | N << 16 | M << 32).",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.quant_matmul",
+        slots: &["x1", "x2", "scale", "offset", "bias", "pertoken_scale"],
+        when: &[Cond::StrIs {
+            attr: "x2_format",
+            value: "FRACTAL_NZ",
+            default: Some("ND"),
+        }],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnQuantMatmulWeightNz",
+            args: &[
+                Input(0, Plain),
+                Input(1, View::Nz),
+                OptionalInput(5, Plain), // x1Scale: per-token scale
+                Input(2, Plain),         // x2Scale
+                Null(Kind::Tensor),      // yScale (not on Atlas A2/A3)
+                Null(Kind::Tensor),      // x1Offset (reserved)
+                OptionalInput(3, Plain), // x2Offset
+                Null(Kind::Tensor),      // yOffset
+                OptionalInput(4, Plain), // bias
+                Arg::Bool(Flag::Attr("transpose_x1")),
+                Arg::Bool(Flag::Attr("transpose_x2")),
+                Arg::Int64(Int::AttrOr("group_size", 0)),
+                OUT,
+            ],
+        }]),
+        source: "[ops-nn] matmul/quant_batch_matmul_v3/docs/aclnnQuantMatmulWeightNz.md",
+        note: "x2_format = FRACTAL_NZ: x2 is described as ACL_FORMAT_FRACTAL_NZ with the documented \
+            fractal dims ((n1, k1, 16, 32) for an int8 [K, N], (k1, n1, 16, 32) transposed; \
+            View::Nz); its bytes must be in NZ order (aclnnTransMatmulWeight, or dit's load-time \
+            pre-pack). Slot mapping ours: pertoken_scale → x1Scale, scale → x2Scale, offset → \
+            x2Offset (V4's offset). groupSize: 0 on Atlas A2/A3 (documented), passed as given.",
+        rules: &[rule(
+            "quant_matmul_weight_nz.x2_format",
+            Check::Format {
+                slot: 1,
+                format: Format::Nz,
+            },
+            "[ops-nn] matmul/quant_batch_matmul_v3/docs/aclnnQuantMatmulWeightNz.md (x2: NZ, \
+             4-8 dims; 161002)",
+        )],
         ..BASE
     },
     KernelSpec {
@@ -1099,6 +1371,66 @@ pub const KERNELS: &[KernelSpec] = &[
             op_host/op_api/aclnn_fused_matmul.h",
         note: "fusedOpType = fused_op_type unchanged (\"\", add, mul, gelu_tanh, gelu_erf, relu \
             are documented values); Ascend 950 only",
+        rules: FUSED_MATMUL_RULES,
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.grouped_matmul_swiglu_quant",
+        slots: &[
+            "x",
+            "weight",
+            "group_list",
+            "weight_scale",
+            "x_scale",
+            "bias",
+            "offset",
+        ],
+        when: &[
+            Cond::StrIs {
+                attr: "variant",
+                value: "v1",
+                default: None,
+            },
+            // V1 has no group list kind: it reads a cumsum.
+            Cond::StrIs {
+                attr: "group_list_type",
+                value: "cumsum",
+                default: Some("cumsum"),
+            },
+        ],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnGroupedMatmulSwigluQuantWeightNZ",
+            args: &[
+                Input(0, Plain),
+                Input(1, View::Nz),
+                OptionalInput(5, Plain),
+                OptionalInput(6, Plain),
+                Input(3, Plain),
+                Input(4, Plain),
+                Input(2, Plain),
+                OUT,
+                Output(1, Plain),
+                Output(2, Plain),
+            ],
+        }]),
+        source: "[ops-transformer] \
+            gmm/grouped_matmul_swiglu_quant/docs/aclnnGroupedMatmulSwigluQuantWeightNZ.md",
+        note: "the weightNZ specialisation of aclnnGroupedMatmulSwigluQuant (same arguments), what \
+            torch_npu calls for an NZ weight on Atlas A2/A3. The weight [E, K, N] int8 is \
+            described as FRACTAL_NZ [E, N/32, K/16, 16, 32] (View::Nz; the documented sample's \
+            shape); its bytes must be in NZ order: the lowering's load-time pre-pack converts \
+            an ND weight argument once. groupList is a cumsum.",
+        rules: &[
+            rule("gmm_swiglu_quant_weight_nz.targets", Check::Targets(A2_A3), GMM_SWIGLU_QUANT_NZ_DOC),
+            rule(
+                "gmm_swiglu_quant_weight_nz.weight_format",
+                Check::Format {
+                    slot: 1,
+                    format: Format::Nz,
+                },
+                GMM_SWIGLU_QUANT_NZ_DOC,
+            ),
+        ],
         ..BASE
     },
     KernelSpec {
@@ -1143,7 +1475,16 @@ pub const KERNELS: &[KernelSpec] = &[
         source: "[8.1.RC1] aclnn_grouped_matmul_swiglu_quant.h; [ops-transformer] \
             gmm/grouped_matmul_swiglu_quant/docs/aclnnGroupedMatmulSwigluQuant.md",
         note: "argument order (x, weight, bias, offset, weightScale, xScale, groupList, output, \
-            outputScale, outputOffset); groupList is a cumsum",
+            outputScale, outputOffset); groupList is a cumsum. Chosen where the WeightNZ entry is \
+            not (Ascend 950); A8W8 wants an NZ weight there too.",
+        rules: &[rule(
+            "gmm_swiglu_quant.weight_nz",
+            Check::Format {
+                slot: 1,
+                format: Format::Nz,
+            },
+            GMM_SWIGLU_QUANT_DOC,
+        )],
         ..BASE
     },
     KernelSpec {
@@ -1193,8 +1534,20 @@ pub const KERNELS: &[KernelSpec] = &[
             op_host/op_api/aclnn_grouped_matmul_swiglu_quant_v2.h",
         note: "weight and weightScale are one-element tensor lists. V2 has no offset input and no \
             outputOffset: its per-token quantisation is symmetric, so y_offset is returned as \
-            zeros, and a filled offset slot is refused. Documented limit: A8W8 wants weight in \
-            FRACTAL_NZ; the runtime passes ND.",
+            zeros, and a filled offset slot is refused. On Atlas A2/A3, A8W8 wants the weight in \
+            FRACTAL_NZ (rule gmm_swiglu_quant_v2.weight_nz): there the fusion picks v1 \
+            (WeightNZ) for a cumsum list and reports a count list.",
+        rules: &[Rule {
+            on: A2_A3,
+            ..rule(
+                "gmm_swiglu_quant_v2.weight_nz",
+                Check::Format {
+                    slot: 1,
+                    format: Format::Nz,
+                },
+                GMM_SWIGLU_QUANT_V2_DOC,
+            )
+        }],
         ..BASE
     },
     KernelSpec {
@@ -1242,6 +1595,7 @@ pub const KERNELS: &[KernelSpec] = &[
         }]),
         source: "[8.1.RC1] aclnn_gelu_mul.h; [ops-nn] activation/gelu_mul/docs/aclnnGeluMul.md",
         note: "approximateOptional = the attribute unchanged (\"none\" | \"tanh\", documented)",
+        rules: GELU_MUL_RULES,
         ..BASE
     },
     KernelSpec {
@@ -1284,7 +1638,14 @@ pub const KERNELS: &[KernelSpec] = &[
             (gamma), as the sample allocates them even with isOutputKv = false. The reference \
             page declares workspaceSize and executor by value, a documented typo (fixed in \
             cann/ops-transformer!3828); the sample passes pointers as every aclnn op. Ascend 950 \
-            only.",
+            only: the ops-transformer and ops-nn pages of aclnnKvRmsNormRopeCache list Atlas A2/A3 \
+            as 不支持 (aclnnKvRmsNormRopeCacheV2 is the one with A2/A3).",
+        rules: &[rule(
+            "kv_rms_norm_rope_cache.targets",
+            Check::Targets(A5),
+            "[ops-transformer] posembedding/kv_rms_norm_rope_cache/docs/aclnnKvRmsNormRopeCache.md \
+             (产品支持情况: Ascend 950PR/950DT √, Atlas A2/A3 ×)",
+        )],
         ..BASE
     },
     KernelSpec {
@@ -1304,24 +1665,83 @@ pub const KERNELS: &[KernelSpec] = &[
     },
 ];
 
+/// The target [`select`] and [`kernel_for`] choose for (DIALECT.md's default).
+pub const DEFAULT_TARGET: &str = "ascend910b";
+
 /// The entry for `op` with attributes `attrs` and filled operand slots `present` (one flag per
-/// slot; slots past the end count as empty). `None`: no entry fits (an unknown op, or an
-/// attribute combination no aclnn kernel covers, e.g. quant_matmul with x2_format FRACTAL_NZ).
+/// slot; slots past the end count as empty) when the target is not known: the default target's
+/// entry, else the first entry of another target (dit.fused_matmul has only Ascend 950's), as
+/// before entries were chosen per target. `None`: no entry fits (an unknown op, or an attribute
+/// combination no aclnn kernel covers).
 pub fn select(op: &str, attrs: &Attrs, present: &[bool]) -> Option<&'static KernelSpec> {
-    KERNELS
-        .iter()
-        .find(|k| k.op == op && k.when.iter().all(|c| holds(c, attrs, present)))
+    select_for_target(op, attrs, present, DEFAULT_TARGET).or_else(|| {
+        KERNELS
+            .iter()
+            .find(|k| k.op == op && k.when.iter().all(|c| holds(c, attrs, present)))
+    })
 }
 
-/// The entry for `op` with attributes `attrs`. Which optional slots are filled is read from
-/// `operandSegmentSizes` when `attrs` carries it; without it every optional slot counts as
-/// empty (DIALECT.md requires the attribute on every op whose optional slot is filled).
-pub fn kernel_for(op: &str, attrs: &Attrs) -> Option<&'static KernelSpec> {
-    let present: Vec<bool> = match attrs.get("operandSegmentSizes") {
+/// [`select`] on `target` (a DIALECT.md target name): entries whose `Targets` rule excludes the
+/// target are passed over, so one dit op can map to different aclnn operators per chip
+/// (FusedInferAttentionScore V2 on Atlas A2/A3, V5 on Ascend 950).
+pub fn select_for_target(
+    op: &str,
+    attrs: &Attrs,
+    present: &[bool],
+    target: &str,
+) -> Option<&'static KernelSpec> {
+    KERNELS.iter().find(|k| {
+        k.op == op
+            && k.when.iter().all(|c| holds(c, attrs, present))
+            && contracts::available_on(k, target)
+    })
+}
+
+/// The filled optional slots, from `operandSegmentSizes` when `attrs` carries it; without it
+/// every optional slot counts as empty (DIALECT.md requires the attribute on every op whose
+/// optional slot is filled).
+fn present_from(attrs: &Attrs) -> Vec<bool> {
+    match attrs.get("operandSegmentSizes") {
         Some(AttrValue::Ints(sizes)) => sizes.iter().map(|s| *s > 0).collect(),
         _ => Vec::new(),
-    };
-    select(op, attrs, &present)
+    }
+}
+
+/// The entry for `op` with attributes `attrs`, the target not known (as [`select`]).
+pub fn kernel_for(op: &str, attrs: &Attrs) -> Option<&'static KernelSpec> {
+    select(op, attrs, &present_from(attrs))
+}
+
+/// The entry the lowering named: the one for `op`, `attrs` and `present` (on any target) whose
+/// calls are `kernel` (symbols joined with `+`). The lowering picks per target, so the runtime
+/// finds the entry by the name it was given rather than by guessing the target.
+pub fn entry_named(
+    op: &str,
+    attrs: &Attrs,
+    present: &[bool],
+    kernel: &str,
+) -> Option<&'static KernelSpec> {
+    KERNELS.iter().find(|k| {
+        let names: Vec<&str> = k.calls().iter().map(|c| c.symbol).collect();
+        k.op == op && k.when.iter().all(|c| holds(c, attrs, present)) && names.join("+") == kernel
+    })
+}
+
+/// Operand slots `spec` passes as FRACTAL_NZ ([`View::Nz`]).
+pub fn nz_slots(spec: &KernelSpec) -> Vec<usize> {
+    spec.calls()
+        .iter()
+        .flat_map(|c| c.args.iter())
+        .filter_map(|a| match *a {
+            Arg::Input(s, View::Nz) | Arg::OptionalInput(s, View::Nz) => Some(s),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The entry for `op` with attributes `attrs` on `target` (as [`select_for_target`]).
+pub fn kernel_for_target(op: &str, attrs: &Attrs, target: &str) -> Option<&'static KernelSpec> {
+    select_for_target(op, attrs, &present_from(attrs), target)
 }
 
 fn holds(cond: &Cond, attrs: &Attrs, present: &[bool]) -> bool {
@@ -1553,6 +1973,9 @@ impl View {
                 Some(AttrValue::Bool(b)) => *b,
                 _ => return Err(format!("needs bool attribute '{name}'")),
             },
+            View::Nz => {
+                return Err("an NZ view depends on the element size: use View::describe".into())
+            }
             View::Flatten2d => {
                 let Some((last, lead)) = dims.split_last() else {
                     return Err("a 0-d tensor cannot be flattened to 2-D".into());
@@ -1576,6 +1999,71 @@ impl View {
         strides.swap(n - 2, n - 1);
         Ok((dims, strides))
     }
+}
+
+/// How aclCreateTensor is to describe a contiguous tensor seen through a view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Described {
+    /// View dims.
+    pub dims: Vec<i64>,
+    /// View strides, in elements.
+    pub strides: Vec<i64>,
+    /// Storage dims.
+    pub storage: Vec<i64>,
+    /// The `aclFormat` code.
+    pub format: i32,
+}
+
+impl View {
+    /// The format this view describes its tensor with.
+    pub fn format(&self) -> Format {
+        match self {
+            View::Nz => Format::Nz,
+            _ => Format::Nd,
+        }
+    }
+
+    /// View dims, strides, storage dims and format of a contiguous tensor of `shape` whose
+    /// elements take `bits` bits, seen through this view.
+    pub fn describe(
+        &self,
+        shape: &[usize],
+        bits: usize,
+        attrs: &Attrs,
+    ) -> Result<Described, String> {
+        if *self != View::Nz {
+            let (dims, strides) = self.apply(shape, attrs)?;
+            return Ok(Described {
+                dims,
+                strides,
+                storage: shape.iter().map(|d| *d as i64).collect(),
+                format: Format::Nd.acl_code(),
+            });
+        }
+        let dims = nz_dims(shape, bits)?;
+        Ok(Described {
+            strides: contiguous_strides(&dims),
+            storage: dims.clone(),
+            dims,
+            format: Format::Nz.acl_code(),
+        })
+    }
+}
+
+/// The FRACTAL_NZ dims of a row-major `[.., R, C]` tensor of `bits`-bit elements:
+/// `[.., ⌈C/c0⌉, ⌈R/16⌉, 16, c0]` with c0 = 256 / bits (32 bytes).
+pub fn nz_dims(shape: &[usize], bits: usize) -> Result<Vec<i64>, String> {
+    let n = shape.len();
+    if n < 2 || bits == 0 || 256 % bits != 0 {
+        return Err(format!(
+            "an NZ tensor needs rank >= 2 and a 4/8/16/32-bit element, got rank {n}, {bits} bits"
+        ));
+    }
+    let c0 = (256 / bits) as i64;
+    let (r, c) = (shape[n - 2] as i64, shape[n - 1] as i64);
+    let mut dims: Vec<i64> = shape[..n - 2].iter().map(|d| *d as i64).collect();
+    dims.extend([(c + c0 - 1) / c0, (r + 15) / 16, 16, c0]);
+    Ok(dims)
 }
 
 /// Row-major element strides of `dims`.
@@ -1784,7 +2272,28 @@ mod tests {
             "aclnnQuantMatmulV4"
         );
         let nz = attrs(&[("x2_format", AttrValue::Str("FRACTAL_NZ".into()))]);
-        assert!(kernel_for("dit.quant_matmul", &nz).is_none());
+        assert_eq!(
+            kernel_for("dit.quant_matmul", &nz).unwrap().calls()[0].symbol,
+            "aclnnQuantMatmulWeightNz"
+        );
+        let mla = attrs(&[
+            ("epsilon", AttrValue::Float(1e-5)),
+            ("cache_mode", AttrValue::Str("Norm".into())),
+        ]);
+        assert!(kernel_for_target("dit.kv_rms_norm_rope_cache", &mla, "ascend910b").is_none());
+        assert!(kernel_for_target("dit.kv_rms_norm_rope_cache", &mla, "ascend950").is_some());
+        // Without a target, an entry of another chip still answers (the old behaviour).
+        assert!(kernel_for("dit.kv_rms_norm_rope_cache", &mla).is_some());
+        let v1 = attrs(&[("variant", AttrValue::Str("v1".into()))]);
+        let gmm = |t| kernel_for_target("dit.grouped_matmul_swiglu_quant", &v1, t);
+        assert_eq!(
+            gmm("ascend910_93").unwrap().calls()[0].symbol,
+            "aclnnGroupedMatmulSwigluQuantWeightNZ"
+        );
+        assert_eq!(
+            gmm("ascend950").unwrap().calls()[0].symbol,
+            "aclnnGroupedMatmulSwigluQuant"
+        );
         assert!(kernel_for("dit.nonsense", &Attrs::new()).is_none());
     }
 
@@ -1824,5 +2333,14 @@ mod tests {
         assert_eq!(t, (vec![3, 7, 5], vec![35, 1, 7]));
         let f = View::Flatten2d.apply(&[3, 5, 7], &Attrs::new()).unwrap();
         assert_eq!(f, (vec![15, 7], vec![7, 1]));
+        // The documented NZ sample: weight [E, K, N] int8 → [E, N/32, K/16, 16, 32].
+        let nz = View::Nz
+            .describe(&[4, 7168, 4096], 8, &Attrs::new())
+            .unwrap();
+        assert_eq!(nz.dims, vec![4, 128, 448, 16, 32]);
+        assert_eq!((nz.storage.clone(), nz.format), (nz.dims.clone(), 29));
+        // Unaligned dims round up; 16-bit elements take 16 per fractal row.
+        assert_eq!(nz_dims(&[17, 20], 16), Ok(vec![2, 2, 16, 16]));
+        assert!(View::Nz.apply(&[4, 4], &Attrs::new()).is_err());
     }
 }

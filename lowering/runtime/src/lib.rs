@@ -5,11 +5,13 @@ pub mod abi;
 pub mod attrs;
 pub mod cann;
 pub mod context;
+pub mod contracts;
 pub mod cpu;
 pub mod dtype;
 pub mod fused;
 pub mod generated;
 pub mod kernels;
+pub mod nz;
 pub mod tensor;
 
 pub use attrs::{AttrValue, Attrs};

@@ -146,12 +146,35 @@ pub fn agreement(a: &[f64], b: &[f64]) -> (f64, f64) {
 pub fn run_and_compare(job: &Job, text: &str, reference: Option<&str>) -> Result<(), String> {
     let signature = jit::read_signature(job, text)?;
     let inputs = inputs(job, &signature)?;
+    // With --reference-backend the reference runs there (e.g. the CPU backend against CANN).
+    let reference_options = match &job.options.reference_backend {
+        Some(backend) => {
+            let mut o = job.options.clone();
+            o.backend = backend.clone();
+            o
+        }
+        None => job.options.clone(),
+    };
+    let backend_job = Job {
+        display_name: job.display_name,
+        line_offset: job.line_offset,
+        options: &reference_options,
+        entry: job.entry.clone(),
+    };
     let (baseline, candidate, label) = match reference {
+        None if !job.options.compare_unfused => {
+            let baseline = jit::execute(&backend_job, text, &[], &inputs)?;
+            (
+                baseline,
+                jit::execute(job, text, &[], &inputs)?,
+                format!("backend {}", job.options.backend),
+            )
+        }
         Some(reference_text) => {
             let reference_job = Job {
                 display_name: job.options.reference.as_deref().unwrap_or("<reference>"),
                 line_offset: 0,
-                options: job.options,
+                options: &reference_options,
                 entry: job.entry.clone(),
             };
             let baseline = jit::execute(&reference_job, reference_text, &[], &inputs)?;
@@ -163,7 +186,7 @@ pub fn run_and_compare(job: &Job, text: &str, reference: Option<&str>) -> Result
         }
         None => {
             let steps = jit::pipeline_steps(&job.options.pipeline)?;
-            let baseline = jit::execute(job, text, &[], &inputs)?;
+            let baseline = jit::execute(&backend_job, text, &[], &inputs)?;
             let candidate = jit::execute(job, text, &steps, &inputs)?;
             (baseline, candidate, job.options.pipeline.clone())
         }

@@ -322,6 +322,7 @@ fn runtime_symbols() -> Vec<(&'static str, usize)> {
             "dit_rt_pack_load",
             abi::dit_rt_pack_load as *const () as usize,
         ),
+        ("dit_rt_to_nz", abi::dit_rt_to_nz as *const () as usize),
     ]
 }
 
@@ -395,10 +396,20 @@ fn call_entry(
         })
         .collect();
     let backend = CString::new(job.options.backend.as_str()).map_err(|e| e.to_string())?;
+    let cann_dir = job
+        .options
+        .cann_dir
+        .as_deref()
+        .map(CString::new)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     // SAFETY: the runtime's C ABI: a context is created, used by the JIT-compiled entry with
     // descriptors whose memory (input_data, outputs) outlives the call, then destroyed.
     unsafe {
-        let ctx = abi::dit_context_create(backend.as_ptr(), std::ptr::null());
+        let ctx = abi::dit_context_create(
+            backend.as_ptr(),
+            cann_dir.as_ref().map_or(std::ptr::null(), |d| d.as_ptr()),
+        );
         if let Some(e) = context_error(ctx) {
             abi::dit_context_destroy(ctx);
             return Err(format!("dit-run: error: {e}"));

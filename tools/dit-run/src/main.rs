@@ -16,6 +16,7 @@ use std::process::ExitCode;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Options after parsing the command line.
+#[derive(Clone)]
 pub struct Options {
     pub input: String,
     pub entry: Option<String>,
@@ -27,6 +28,10 @@ pub struct Options {
     pub target: String,
     pub split_input_file: bool,
     pub backend: String,
+    /// Where the CANN backend loads CANN from (else `$ASCEND_HOME_PATH`).
+    pub cann_dir: Option<String>,
+    /// The backend of the reference run of a comparison (default: `backend`).
+    pub reference_backend: Option<String>,
     /// Per-call entry runs after the one init entry (each must give the same outputs).
     pub calls: usize,
     pub print_outputs: bool,
@@ -75,6 +80,14 @@ fn command() -> Command {
         .arg(Arg::new("target").long("target").value_name("NAME").default_value("ascend910b").help("Target of the fusion pipeline"))
         .arg(Arg::new("split-input-file").long("split-input-file").action(ArgAction::SetTrue).help("Run each '// -----' chunk on its own"))
         .arg(Arg::new("backend").long("backend").value_name("NAME").default_value("cpu").value_parser(["cpu", "cann"]).help("Runtime backend"))
+        .arg(Arg::new("cann-dir").long("cann-dir").value_name("DIR").help("Load CANN's libascendcl/libnnopbase/libopapi from DIR (default: $ASCEND_HOME_PATH); dit.fused kernels come from $DIT_ASCENDC_KERNELS"))
+        .arg(
+            Arg::new("reference-backend")
+                .long("reference-backend")
+                .value_name("NAME")
+                .value_parser(["cpu", "cann"])
+                .help("Run the reference of a comparison on this backend; alone, compare the module as given on --backend against it"),
+        )
         .arg(
             Arg::new("calls")
                 .long("calls")
@@ -214,6 +227,8 @@ fn main() -> ExitCode {
             .get_one::<String>("backend")
             .cloned()
             .unwrap_or_default(),
+        cann_dir: matches.get_one::<String>("cann-dir").cloned(),
+        reference_backend: matches.get_one::<String>("reference-backend").cloned(),
         calls: matches.get_one::<u32>("calls").copied().unwrap_or(1) as usize,
         print_outputs: matches.get_flag("print-outputs"),
         output_dir: matches.get_one::<String>("output-dir").cloned(),
@@ -402,7 +417,10 @@ fn run(options: &Options) -> ExitCode {
                     continue;
                 }
             }
-            let result = if options.compare_unfused || reference.is_some() {
+            let result = if options.compare_unfused
+                || reference.is_some()
+                || options.reference_backend.is_some()
+            {
                 compare::run_and_compare(&job, chunk, reference.as_deref())
             } else {
                 compare::run_once(&job, chunk)

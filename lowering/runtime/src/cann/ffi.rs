@@ -55,9 +55,15 @@ pub struct Api {
     /// `aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
     /// aclrtMemcpyKind kind)`.
     pub memcpy: unsafe extern "C" fn(Handle, usize, *const c_void, usize, c_int) -> AclError,
+    /// `aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+    /// aclrtStream stream)`.
+    pub memset_async: unsafe extern "C" fn(Handle, usize, i32, usize, Handle) -> AclError,
     /// `const char *aclGetRecentErrMsg()`: optional (added in CANN 6); only used to enrich
     /// error messages.
     pub recent_err_msg: Option<unsafe extern "C" fn() -> *const c_char>,
+    /// `const char *aclrtGetSocName()`: optional; the chip picks per-target kernel entries
+    /// (`crate::contracts::target_for_soc`).
+    pub soc_name: Option<unsafe extern "C" fn() -> *const c_char>,
     /// `aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum,
     /// aclDataType dataType, const int64_t *stride, int64_t offset, aclFormat format,
     /// const int64_t *storageDims, uint64_t storageDimsNum, void *tensorData)`.
@@ -119,7 +125,9 @@ impl Api {
                 malloc: sym(acl, ACL, "aclrtMalloc")?,
                 free: sym(acl, ACL, "aclrtFree")?,
                 memcpy: sym(acl, ACL, "aclrtMemcpy")?,
+                memset_async: sym(acl, ACL, "aclrtMemsetAsync")?,
                 recent_err_msg: sym(acl, ACL, "aclGetRecentErrMsg").ok(),
+                soc_name: sym(acl, ACL, "aclrtGetSocName").ok(),
                 create_tensor: sym(nnopbase, NN, "aclCreateTensor")?,
                 destroy_tensor: sym(nnopbase, NN, "aclDestroyTensor")?,
                 create_scalar: sym(nnopbase, NN, "aclCreateScalar")?,
@@ -130,6 +138,24 @@ impl Api {
                 destroy_tensor_list: sym(nnopbase, NN, "aclDestroyTensorList")?,
             })
         }
+    }
+
+    /// The DIALECT.md target of the chip the runtime reports (`aclrtGetSocName`); the default
+    /// target when the library does not say or names a chip dit has no target for.
+    pub fn target(&self) -> &'static str {
+        let name = self.soc_name.and_then(|f| {
+            // SAFETY: aclrtGetSocName takes nothing and returns NULL or a NUL-terminated string
+            // owned by the runtime; it is read at once.
+            let text = unsafe { f() };
+            (!text.is_null()).then(|| {
+                unsafe { std::ffi::CStr::from_ptr(text) }
+                    .to_string_lossy()
+                    .into_owned()
+            })
+        });
+        name.as_deref()
+            .and_then(crate::contracts::target_for_soc)
+            .unwrap_or(crate::kernels::DEFAULT_TARGET)
     }
 
     /// CANN's last error text for this thread, when the library offers it.

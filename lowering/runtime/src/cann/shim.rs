@@ -21,8 +21,8 @@
 use std::ffi::c_void;
 
 /// The most integer-class words (arguments incl. `workspaceSize` and `executor`) supported;
-/// aclnnFusedInferAttentionScoreV2, the widest, has 40.
-pub const MAX_WORDS: usize = 48;
+/// aclnnFusedInferAttentionScoreV5, the widest, has 49.
+pub const MAX_WORDS: usize = 52;
 /// The most `double` arguments supported.
 pub const MAX_DOUBLES: usize = 2;
 
@@ -85,7 +85,7 @@ pub unsafe fn call_phase_one(
     }
     let status = arms!(@acc sym doubles words [] []
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
-        25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48);
+        25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52);
     Ok(status)
 }
 

@@ -1,8 +1,10 @@
 /*
  * Stand-in libascendcl.so: aclInit/aclFinalize, device, stream, device memory. See standin.h:
- * it checks the protocol and computes nothing. Prototypes from acl/acl.h and acl/acl_rt.h of
- * CANN 8.1.RC1.
+ * it checks the protocol; memory copies and allocations are logged with their sizes and
+ * addresses so that a test can count uploads, downloads and synchronisations. Prototypes from
+ * acl/acl.h and acl/acl_rt.h of CANN 8.1.RC1.
  */
+#include "rules.h"
 #include "standin.h"
 
 #define ACL_SUCCESS 0
@@ -124,6 +126,9 @@ aclError aclrtMalloc(void **devPtr, size_t size, int policy) {
     h->size = size;
     *devPtr = h + 1;
     live_device++;
+    char line[128];
+    snprintf(line, sizeof line, "MALLOC bytes=%zu ptr=%p", size, *devPtr);
+    standin_log(line);
     return ACL_SUCCESS;
 }
 
@@ -135,6 +140,9 @@ aclError aclrtFree(void *devPtr) {
     h->magic = 0;
     free(h);
     live_device--;
+    char line[64];
+    snprintf(line, sizeof line, "FREE ptr=%p", devPtr);
+    standin_log(line);
     return ACL_SUCCESS;
 }
 
@@ -155,10 +163,36 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, i
                     ACL_ERROR_INVALID_PARAM);
     }
     memcpy(dst, src, count);
+    char line[160];
+    snprintf(line, sizeof line, "MEMCPY %s bytes=%zu src=%p dst=%p",
+             kind == ACL_MEMCPY_HOST_TO_DEVICE ? "H2D" : "D2H", count, src, dst);
+    standin_log(line);
+    return ACL_SUCCESS;
+}
+
+/* aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+ * aclrtStream stream): the stand-in runs it at once (its stream has no queue). */
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream) {
+    DeviceHeader *h = standin_device_header(devPtr);
+    Stream *s = stream;
+    if (h == NULL || count > maxCount || count > h->size || s == NULL ||
+        s->magic != MAGIC_STREAM) {
+        return fail("aclrtMemsetAsync",
+                    "not a device allocation of count bytes, count > maxCount, or no live stream",
+                    ACL_ERROR_INVALID_PARAM);
+    }
+    memset(devPtr, value, count);
     return ACL_SUCCESS;
 }
 
 /* Stand-in only: live device allocations, for leak checks. */
 int64_t dit_standin_live(void) {
     return live_device;
+}
+
+/* const char *aclrtGetSocName() (acl_rt.h): the chip the stand-in pretends to be,
+ * $DIT_CANN_STANDIN_SOC (Ascend910B1 when unset), which its kernel contracts also read. */
+const char *aclrtGetSocName(void) {
+    return standin_soc();
 }

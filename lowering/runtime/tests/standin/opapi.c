@@ -2,17 +2,20 @@
  * Stand-in libopapi.so: every aclnn operator the dit kernel table uses, with its documented
  * two-phase prototype written out by hand (sources: CANN 8.1.RC1 aclnnop/ headers; for newer
  * operators the ops-nn / ops-transformer docs and op_api headers; aclnnKvRmsNormRopeCache from
- * the hiascend API reference). See standin.h: it checks the calling protocol and COMPUTES
- * NOTHING; outputs are left as they are.
+ * the hiascend API reference). See standin.h: it checks the calling protocol, and computes only
+ * through the compute callback the runtime registers (dit's own CPU reference: the values prove
+ * the data path, not CANN's numerics); without one, outputs are left as they are.
  *
  * Phase one checks each argument's kind against the prototype (a required tensor must be a
  * live aclTensor, an optional one NULL or a live aclTensor, and so on), logs one CALL line,
  * and hands out an executor remembering the symbol and the workspace size it asked for.
  * Phase two checks it gets that executor (once), a stream, and a workspace of at least that
- * size, and logs one RUN line.
+ * size, logs one RUN line, and then calls the compute callback with the arguments phase one
+ * recorded (unless $DIT_CANN_STANDIN_PROTOCOL_ONLY is set).
  */
 #include <stdarg.h>
 
+#include "rules.h"
 #include "standin.h"
 
 #define ACLNN_SUCCESS 0
@@ -34,7 +37,30 @@ typedef struct Rec {
     size_t len;
     const char *symbol; /* phase-two name */
     char why[256];
+    uint64_t nargs;
+    dit_standin_arg args[STANDIN_MAX_ARGS];
 } Rec;
+
+static dit_standin_compute_fn compute;
+
+/* Stand-in only: the runtime's compute callback (NULL: compute nothing). */
+void dit_standin_set_compute(dit_standin_compute_fn fn) {
+    compute = fn;
+}
+
+/* The next recorded argument, zeroed; past STANDIN_MAX_ARGS the call is refused. */
+static dit_standin_arg *arg(Rec *r, int32_t kind) {
+    static dit_standin_arg overflow;
+    if (r->nargs >= STANDIN_MAX_ARGS) {
+        r->nargs++;
+        memset(&overflow, 0, sizeof overflow);
+        return &overflow;
+    }
+    dit_standin_arg *a = &r->args[r->nargs++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    return a;
+}
 
 static void put(Rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(Rec *r, const char *fmt, ...) {
@@ -60,6 +86,7 @@ static void begin(Rec *r, const char *symbol) {
     r->len = 0;
     r->why[0] = '\0';
     r->symbol = symbol;
+    r->nargs = 0;
     put(r, "CALL %sGetWorkspaceSize", symbol);
     /* A test can make one operator's phase one fail, to check that errors surface. */
     const char *fail = getenv("DIT_CANN_STANDIN_FAIL");
@@ -105,6 +132,7 @@ static uint32_t magic_of(const void *p) {
 
 static void tensor(Rec *r, const char *name, const aclTensor *t, bool optional) {
     put(r, " %s=", name);
+    dit_standin_arg *a = arg(r, STANDIN_ARG_NULL);
     if (t == NULL) {
         put(r, "null");
         if (!optional) {
@@ -119,11 +147,15 @@ static void tensor(Rec *r, const char *name, const aclTensor *t, bool optional) 
         bad(r, name, why);
         return;
     }
+    a->kind = STANDIN_ARG_TENSOR;
+    a->tensor = t;
+    a->n = 1;
     put_tensor(r, t);
 }
 
 static void list(Rec *r, const char *name, const aclTensorList *l, bool optional) {
     put(r, " %s=", name);
+    dit_standin_arg *a = arg(r, STANDIN_ARG_NULL);
     if (l == NULL) {
         put(r, "null");
         if (!optional) {
@@ -138,6 +170,9 @@ static void list(Rec *r, const char *name, const aclTensorList *l, bool optional
         bad(r, name, why);
         return;
     }
+    a->kind = STANDIN_ARG_LIST;
+    a->items = l->items;
+    a->n = l->size;
     put(r, "L[");
     for (uint64_t i = 0; i < l->size; i++) {
         if (i) {
@@ -155,18 +190,24 @@ static void list(Rec *r, const char *name, const aclTensorList *l, bool optional
 
 static void scalar(Rec *r, const char *name, const aclScalar *s) {
     put(r, " %s=", name);
+    dit_standin_arg *a = arg(r, STANDIN_ARG_NULL);
     if (s == NULL || magic_of(s) != MAGIC_SCALAR) {
         put(r, s == NULL ? "null" : "?");
         bad(r, name, "expected a live aclScalar");
         return;
     }
+    a->kind = STANDIN_ARG_SCALAR;
+    a->dtype = s->dtype;
     if (s->dtype == 0) {
         float v;
         memcpy(&v, s->value, sizeof v);
+        a->d = (double)v;
         put(r, "S{dt=0,v=%.9g}", (double)v);
     } else if (s->dtype == 9) {
         int64_t v;
         memcpy(&v, s->value, sizeof v);
+        a->i = v;
+        a->d = (double)v;
         put(r, "S{dt=9,v=%lld}", (long long)v);
     } else {
         put(r, "S{dt=%d,v=?}", s->dtype);
@@ -175,6 +216,7 @@ static void scalar(Rec *r, const char *name, const aclScalar *s) {
 
 static void ints(Rec *r, const char *name, const aclIntArray *a, bool optional) {
     put(r, " %s=", name);
+    dit_standin_arg *rec = arg(r, STANDIN_ARG_NULL);
     if (a == NULL) {
         put(r, "null");
         if (!optional) {
@@ -187,15 +229,31 @@ static void ints(Rec *r, const char *name, const aclIntArray *a, bool optional) 
         bad(r, name, "expected a live aclIntArray");
         return;
     }
+    rec->kind = STANDIN_ARG_INTS;
+    rec->ints = a->values;
+    rec->n = a->size;
     put(r, "A");
     put_ints(r, a->values, a->size);
 }
 
-static void i64(Rec *r, const char *name, int64_t v) { put(r, " %s=I:%lld", name, (long long)v); }
-static void i8(Rec *r, const char *name, int8_t v) { put(r, " %s=I8:%d", name, (int)v); }
-static void boolean(Rec *r, const char *name, bool v) { put(r, " %s=B:%d", name, v ? 1 : 0); }
-static void f64(Rec *r, const char *name, double v) { put(r, " %s=D:%.17g", name, v); }
+static void i64(Rec *r, const char *name, int64_t v) {
+    arg(r, STANDIN_ARG_INT)->i = v;
+    put(r, " %s=I:%lld", name, (long long)v);
+}
+static void i8(Rec *r, const char *name, int8_t v) {
+    arg(r, STANDIN_ARG_INT)->i = v;
+    put(r, " %s=I8:%d", name, (int)v);
+}
+static void boolean(Rec *r, const char *name, bool v) {
+    arg(r, STANDIN_ARG_BOOL)->i = v ? 1 : 0;
+    put(r, " %s=B:%d", name, v ? 1 : 0);
+}
+static void f64(Rec *r, const char *name, double v) {
+    arg(r, STANDIN_ARG_DOUBLE)->d = v;
+    put(r, " %s=D:%.17g", name, v);
+}
 static void dtype(Rec *r, const char *name, aclDataType v) {
+    arg(r, STANDIN_ARG_DTYPE)->i = v;
     put(r, " %s=E:%d", name, v);
     if (standin_dtype_bits(v) == 0) {
         bad(r, name, "unknown aclDataType");
@@ -203,6 +261,7 @@ static void dtype(Rec *r, const char *name, aclDataType v) {
 }
 static void str(Rec *r, const char *name, const char *s, bool optional) {
     put(r, " %s=", name);
+    dit_standin_arg *a = arg(r, STANDIN_ARG_NULL);
     if (s == NULL) {
         put(r, "null");
         if (!optional) {
@@ -210,6 +269,8 @@ static void str(Rec *r, const char *name, const char *s, bool optional) {
         }
         return;
     }
+    a->kind = STANDIN_ARG_STR;
+    a->s = s;
     put(r, "C:\"%s\"", s);
 }
 
@@ -218,6 +279,23 @@ static aclnnStatus finish(Rec *r, uint64_t *workspaceSize, aclOpExecutor **execu
                           uint64_t workspace) {
     if (workspaceSize == NULL || executor == NULL) {
         bad(r, "workspaceSize/executor", "NULL out-pointer");
+    }
+    if (r->nargs > STANDIN_MAX_ARGS) {
+        bad(r, r->symbol, "more arguments than the stand-in records");
+    }
+    /* The kernel's documented contract (rules.h), once the protocol holds: a broken rule
+     * returns its documented code, as CANN's parameter checks do. */
+    if (r->why[0] == '\0') {
+        char why[256];
+        int32_t code = standin_rules_check(r->symbol, r->args, r->nargs, why, sizeof why);
+        if (code != 0) {
+            put(r, " ERROR %s", why);
+            standin_log(r->line);
+            char line[512];
+            snprintf(line, sizeof line, "ERROR %sGetWorkspaceSize: %s", r->symbol, why);
+            standin_log(line);
+            return code;
+        }
     }
     if (r->why[0] != '\0') {
         put(r, " ERROR %s", r->why);
@@ -235,6 +313,8 @@ static aclnnStatus finish(Rec *r, uint64_t *workspaceSize, aclOpExecutor **execu
     snprintf(e->symbol, sizeof e->symbol, "%s", r->symbol);
     e->workspace = workspace;
     e->id = next_executor++;
+    e->nargs = r->nargs;
+    memcpy(e->args, r->args, r->nargs * sizeof r->args[0]);
     live_executors++;
     *workspaceSize = workspace;
     *executor = e;
@@ -279,9 +359,17 @@ static aclnnStatus run(const char *symbol, void *workspace, uint64_t workspaceSi
         standin_log(line);
         return ACLNN_ERR_PARAM_INVALID;
     }
-    snprintf(line, sizeof line, "RUN %s exec=%llu ws=%llu", symbol,
-             (unsigned long long)executor->id, (unsigned long long)workspaceSize);
+    snprintf(line, sizeof line, "RUN %s exec=%llu ws=%llu wsptr=%p", symbol,
+             (unsigned long long)executor->id, (unsigned long long)workspaceSize,
+             workspaceSize > 0 ? workspace : NULL);
     standin_log(line);
+    const char *protocol_only = getenv("DIT_CANN_STANDIN_PROTOCOL_ONLY");
+    if (compute != NULL && (protocol_only == NULL || *protocol_only == '\0') &&
+        compute(symbol, executor->args, executor->nargs) != 0) {
+        snprintf(line, sizeof line, "ERROR %s: the compute callback failed", symbol);
+        standin_log(line);
+        return ACLNN_ERR_INNER;
+    }
     return ACLNN_SUCCESS;
 }
 
@@ -559,6 +647,31 @@ aclnnStatus aclnnQuantMatmulV4GetWorkspaceSize(const aclTensor *x1, const aclTen
 }
 PHASE_TWO(aclnnQuantMatmulV4)
 
+/* ops-nn matmul/quant_batch_matmul_v3: aclnnQuantMatmulWeightNz.md */
+aclnnStatus aclnnQuantMatmulWeightNzGetWorkspaceSize(
+    const aclTensor *x1, const aclTensor *x2, const aclTensor *x1Scale, const aclTensor *x2Scale,
+    const aclTensor *yScale, const aclTensor *x1Offset, const aclTensor *x2Offset,
+    const aclTensor *yOffset, const aclTensor *bias, bool transposeX1, bool transposeX2,
+    int64_t groupSize, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnQuantMatmulWeightNz");
+    tensor(&r, "x1", x1, REQ);
+    tensor(&r, "x2", x2, REQ);
+    tensor(&r, "x1Scale", x1Scale, OPT);
+    tensor(&r, "x2Scale", x2Scale, REQ);
+    tensor(&r, "yScale", yScale, OPT);
+    tensor(&r, "x1Offset", x1Offset, OPT);
+    tensor(&r, "x2Offset", x2Offset, OPT);
+    tensor(&r, "yOffset", yOffset, OPT);
+    tensor(&r, "bias", bias, OPT);
+    boolean(&r, "transposeX1", transposeX1);
+    boolean(&r, "transposeX2", transposeX2);
+    i64(&r, "groupSize", groupSize);
+    tensor(&r, "out", out, REQ);
+    return finish(&r, workspaceSize, executor, WS_SMALL);
+}
+PHASE_TWO(aclnnQuantMatmulWeightNz)
+
 /* ops-nn matmul/quant_batch_matmul_v4: aclnn_quant_matmul_v5.h */
 aclnnStatus aclnnQuantMatmulV5GetWorkspaceSize(const aclTensor *x1, const aclTensor *x2,
                                                const aclTensor *x1Scale, const aclTensor *x2Scale,
@@ -691,6 +804,29 @@ aclnnStatus aclnnGroupedMatmulSwigluQuantGetWorkspaceSize(
     return finish(&r, workspaceSize, executor, WS_LARGE);
 }
 PHASE_TWO(aclnnGroupedMatmulSwigluQuant)
+
+/* ops-transformer gmm/grouped_matmul_swiglu_quant: aclnnGroupedMatmulSwigluQuantWeightNZ.md (the
+ * arguments of aclnnGroupedMatmulSwigluQuant; the weight is FRACTAL_NZ) */
+aclnnStatus aclnnGroupedMatmulSwigluQuantWeightNZGetWorkspaceSize(
+    const aclTensor *x, const aclTensor *weight, const aclTensor *bias, const aclTensor *offset,
+    const aclTensor *weightScale, const aclTensor *xScale, const aclTensor *groupList,
+    aclTensor *output, aclTensor *outputScale, aclTensor *outputOffset, uint64_t *workspaceSize,
+    aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnGroupedMatmulSwigluQuantWeightNZ");
+    tensor(&r, "x", x, REQ);
+    tensor(&r, "weight", weight, REQ);
+    tensor(&r, "bias", bias, OPT);
+    tensor(&r, "offset", offset, OPT);
+    tensor(&r, "weightScale", weightScale, REQ);
+    tensor(&r, "xScale", xScale, REQ);
+    tensor(&r, "groupList", groupList, REQ);
+    tensor(&r, "output", output, REQ);
+    tensor(&r, "outputScale", outputScale, REQ);
+    tensor(&r, "outputOffset", outputOffset, OPT);
+    return finish(&r, workspaceSize, executor, WS_LARGE);
+}
+PHASE_TWO(aclnnGroupedMatmulSwigluQuantWeightNZ)
 
 /* ops-transformer gmm/grouped_matmul_swiglu_quant_v2: aclnn_grouped_matmul_swiglu_quant_v2.h */
 aclnnStatus aclnnGroupedMatmulSwigluQuantV2GetWorkspaceSize(
@@ -862,6 +998,84 @@ aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
 }
 PHASE_TWO(aclnnFusedInferAttentionScoreV2)
 
+/* ops-transformer attention/fused_infer_attention_score: aclnnFusedInferAttentionScoreV5.md */
+aclnnStatus aclnnFusedInferAttentionScoreV5GetWorkspaceSize(
+    const aclTensor *query, const aclTensorList *key, const aclTensorList *value,
+    const aclTensor *pseShiftOptional, const aclTensor *attenMaskOptional,
+    const aclIntArray *actualSeqLengthsOptional, const aclIntArray *actualSeqLengthsKvOptional,
+    const aclTensor *deqScale1Optional, const aclTensor *quantScale1Optional,
+    const aclTensor *deqScale2Optional, const aclTensor *quantScale2Optional,
+    const aclTensor *quantOffset2Optional, const aclTensor *antiquantScaleOptional,
+    const aclTensor *antiquantOffsetOptional, const aclTensor *blockTableOptional,
+    const aclTensor *queryPaddingSizeOptional, const aclTensor *kvPaddingSizeOptional,
+    const aclTensor *keyAntiquantScaleOptional, const aclTensor *keyAntiquantOffsetOptional,
+    const aclTensor *valueAntiquantScaleOptional, const aclTensor *valueAntiquantOffsetOptional,
+    const aclTensor *keySharedPrefixOptional, const aclTensor *valueSharedPrefixOptional,
+    const aclIntArray *actualSharedPrefixLenOptional, const aclTensor *queryRopeOptional,
+    const aclTensor *keyRopeOptional, const aclTensor *keyRopeAntiquantScaleOptional,
+    const aclTensor *dequantScaleQueryOptional, const aclTensor *learnableSinkOptional,
+    const aclIntArray *qStartIdxOptional, const aclIntArray *kvStartIdxOptional,
+    int64_t numHeads, double scaleValue,
+    int64_t preTokens, int64_t nextTokens, char *inputLayout, int64_t numKeyValueHeads,
+    int64_t sparseMode, int64_t innerPrecise, int64_t blockSize, int64_t antiquantMode,
+    bool softmaxLseFlag, int64_t keyAntiquantMode, int64_t valueAntiquantMode,
+    int64_t queryQuantMode, int64_t pseType, const aclTensor *attentionOut, const aclTensor *softmaxLse, uint64_t *workspaceSize,
+    aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnFusedInferAttentionScoreV5");
+    tensor(&r, "query", query, REQ);
+    list(&r, "key", key, REQ);
+    list(&r, "value", value, REQ);
+    tensor(&r, "pseShiftOptional", pseShiftOptional, OPT);
+    tensor(&r, "attenMaskOptional", attenMaskOptional, OPT);
+    ints(&r, "actualSeqLengthsOptional", actualSeqLengthsOptional, OPT);
+    ints(&r, "actualSeqLengthsKvOptional", actualSeqLengthsKvOptional, OPT);
+    tensor(&r, "deqScale1Optional", deqScale1Optional, OPT);
+    tensor(&r, "quantScale1Optional", quantScale1Optional, OPT);
+    tensor(&r, "deqScale2Optional", deqScale2Optional, OPT);
+    tensor(&r, "quantScale2Optional", quantScale2Optional, OPT);
+    tensor(&r, "quantOffset2Optional", quantOffset2Optional, OPT);
+    tensor(&r, "antiquantScaleOptional", antiquantScaleOptional, OPT);
+    tensor(&r, "antiquantOffsetOptional", antiquantOffsetOptional, OPT);
+    tensor(&r, "blockTableOptional", blockTableOptional, OPT);
+    tensor(&r, "queryPaddingSizeOptional", queryPaddingSizeOptional, OPT);
+    tensor(&r, "kvPaddingSizeOptional", kvPaddingSizeOptional, OPT);
+    tensor(&r, "keyAntiquantScaleOptional", keyAntiquantScaleOptional, OPT);
+    tensor(&r, "keyAntiquantOffsetOptional", keyAntiquantOffsetOptional, OPT);
+    tensor(&r, "valueAntiquantScaleOptional", valueAntiquantScaleOptional, OPT);
+    tensor(&r, "valueAntiquantOffsetOptional", valueAntiquantOffsetOptional, OPT);
+    tensor(&r, "keySharedPrefixOptional", keySharedPrefixOptional, OPT);
+    tensor(&r, "valueSharedPrefixOptional", valueSharedPrefixOptional, OPT);
+    ints(&r, "actualSharedPrefixLenOptional", actualSharedPrefixLenOptional, OPT);
+    tensor(&r, "queryRopeOptional", queryRopeOptional, OPT);
+    tensor(&r, "keyRopeOptional", keyRopeOptional, OPT);
+    tensor(&r, "keyRopeAntiquantScaleOptional", keyRopeAntiquantScaleOptional, OPT);
+    tensor(&r, "dequantScaleQueryOptional", dequantScaleQueryOptional, OPT);
+    tensor(&r, "learnableSinkOptional", learnableSinkOptional, OPT);
+    ints(&r, "qStartIdxOptional", qStartIdxOptional, OPT);
+    ints(&r, "kvStartIdxOptional", kvStartIdxOptional, OPT);
+    i64(&r, "numHeads", numHeads);
+    f64(&r, "scaleValue", scaleValue);
+    i64(&r, "preTokens", preTokens);
+    i64(&r, "nextTokens", nextTokens);
+    str(&r, "inputLayout", inputLayout, REQ);
+    i64(&r, "numKeyValueHeads", numKeyValueHeads);
+    i64(&r, "sparseMode", sparseMode);
+    i64(&r, "innerPrecise", innerPrecise);
+    i64(&r, "blockSize", blockSize);
+    i64(&r, "antiquantMode", antiquantMode);
+    boolean(&r, "softmaxLseFlag", softmaxLseFlag);
+    i64(&r, "keyAntiquantMode", keyAntiquantMode);
+    i64(&r, "valueAntiquantMode", valueAntiquantMode);
+    i64(&r, "queryQuantMode", queryQuantMode);
+    i64(&r, "pseType", pseType);
+    tensor(&r, "attentionOut", attentionOut, REQ);
+    /* documented: with softmaxLseFlag false, softmaxLse may be NULL */
+    tensor(&r, "softmaxLse", softmaxLse, !softmaxLseFlag);
+    return finish(&r, workspaceSize, executor, WS_LARGE);
+}
+PHASE_TWO(aclnnFusedInferAttentionScoreV5)
+
 /* aclnn_dynamic_quant.h */
 aclnnStatus aclnnDynamicQuantGetWorkspaceSize(const aclTensor *x,
                                               const aclTensor *smoothScalesOptional,
@@ -933,6 +1147,65 @@ aclnnStatus aclnnKvRmsNormRopeCacheGetWorkspaceSize(
     return finish(&r, workspaceSize, executor, WS_SMALL);
 }
 PHASE_TWO(aclnnKvRmsNormRopeCache)
+
+/* aclnn_copy.h: selfRef = src (broadcast and cast allowed by the documentation; the runtime
+ * uses it for same-shape, same-type device copies between strided and contiguous views). */
+aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor *selfRef, const aclTensor *src,
+                                             uint64_t *workspaceSize, aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnInplaceCopy");
+    tensor(&r, "selfRef", selfRef, REQ);
+    tensor(&r, "src", src, REQ);
+    if (selfRef != NULL && src != NULL && magic_of(selfRef) == MAGIC_TENSOR &&
+        magic_of(src) == MAGIC_TENSOR) {
+        bool same = selfRef->dtype == src->dtype && selfRef->ndim == src->ndim &&
+                    standin_dtype_bits(src->dtype) >= 8;
+        for (uint64_t i = 0; same && i < src->ndim; i++) {
+            same = selfRef->dims[i] == src->dims[i];
+        }
+        if (!same) {
+            bad(&r, "src", "the stand-in copies only same-dtype, same-dims, whole-byte tensors");
+        }
+    }
+    return finish(&r, workspaceSize, executor, WS_NONE);
+}
+
+/* The one operator the stand-in computes itself: a strided element copy (no callback needed,
+ * so that in-place tensors keep their bytes in protocol-only runs too). */
+aclnnStatus aclnnInplaceCopy(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                             aclrtStream stream) {
+    const aclTensor *dst = NULL, *src = NULL;
+    /* Read before run() spends the executor. */
+    if (executor != NULL && executor->magic == MAGIC_EXEC && executor->nargs == 2) {
+        dst = executor->args[0].tensor;
+        src = executor->args[1].tensor;
+    }
+    aclnnStatus status = run("aclnnInplaceCopy", workspace, workspaceSize, executor, stream);
+    if (status != ACLNN_SUCCESS || dst == NULL || src == NULL) {
+        return status;
+    }
+    size_t elem = standin_dtype_bits(src->dtype) / 8;
+    int64_t index[STANDIN_MAX_DIMS] = {0};
+    int64_t total = 1;
+    for (uint64_t k = 0; k < src->ndim; k++) {
+        total *= src->dims[k];
+    }
+    for (int64_t n = 0; n < total; n++) {
+        int64_t s = src->offset, d = dst->offset;
+        for (uint64_t k = 0; k < src->ndim; k++) {
+            s += index[k] * src->strides[k];
+            d += index[k] * dst->strides[k];
+        }
+        memcpy((char *)dst->data + d * elem, (const char *)src->data + s * elem, elem);
+        for (uint64_t k = src->ndim; k-- > 0;) {
+            if (++index[k] < src->dims[k]) {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+    return ACLNN_SUCCESS;
+}
 
 /* Stand-in only: executors handed out by a phase one and not yet run, for protocol checks. */
 int64_t dit_standin_live(void) {

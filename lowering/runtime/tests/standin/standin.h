@@ -2,9 +2,19 @@
  * A stand-in for CANN's three libraries (libascendcl.so, libnnopbase.so, libopapi.so), for
  * testing the dit-runtime CANN backend on a machine without CANN or an NPU.
  *
- * It checks the calling protocol only and computes NOTHING: device memory is host memory,
- * kernels leave their outputs as they are (aclrtMalloc zero-fills, so outputs read back as
- * zeros and in-place tensors read back unchanged). What it checks: every object handed to an
+ * It checks the calling protocol, and computes only through the runtime: device memory is host
+ * memory, and phase two of an aclnn operator calls the compute callback the runtime registers
+ * with dit_standin_set_compute (the dit-runtime CANN backend does when the loaded libopapi
+ * exports that symbol; real CANN never does). The callback maps the call back to its dit op
+ * through the runtime's kernel table and runs dit's own CPU reference on the recorded
+ * arguments. So values on the stand-in come from dit's CPU reference, not from CANN: a model
+ * compared against the CPU backend proves the data path (argument slots, views and strides,
+ * device residency, uploads/downloads, kernel launches), never CANN's numerics. Without a
+ * callback, or with $DIT_CANN_STANDIN_PROTOCOL_ONLY set, kernels leave their outputs as they
+ * are (aclrtMalloc zero-fills, so outputs read back as zeros and in-place tensors unchanged).
+ * Generated Ascend C kernels are not launched through the stand-in: the runtime calls the host
+ * stubs of the kernel library directly, and a CPU-model build of that library computes on the
+ * stand-in's "device" pointers because they are host memory. What it checks: every object handed to an
  * aclnn function is a live object of the kind the documented prototype wants (tensor, tensor
  * list, scalar, int array, executor, stream, device memory), tensor views fit their storage and
  * their device allocation, phase two gets the executor of its own phase one and a workspace of
@@ -22,6 +32,10 @@
  *   RUN <symbol> exec=<id> ws=<bytes>
  *   INIT | SET_DEVICE <id> | CREATE_STREAM | SYNC | DESTROY_STREAM | RESET_DEVICE <id> |
  *   FINALIZE live_device=<n> | ERROR <where>: <why>
+ *   MALLOC bytes=<n> ptr=<p> | FREE ptr=<p>                     (aclrtMalloc, aclrtFree)
+ *   MEMCPY H2D bytes=<n> src=<host p> dst=<device p>             (aclrtMemcpy host to device)
+ *   MEMCPY D2H bytes=<n> src=<device p> dst=<host p>             (aclrtMemcpy device to host)
+ *   The RUN line also carries wsptr=<p>, the workspace address (0x0 for none).
  * Values: T{dt=<aclDataType>,fmt=<aclFormat>,view=[d,..],stride=[s,..],off=<n>,storage=[d,..]}
  *   (tensor), L[<tensor>;..] (tensor list), S{dt=<code>,v=<value>} (scalar), A[v,..] (int
  *   array), I:<int64>, I8:<int8>, B:<0|1>, D:<double %.17g>, E:<aclDataType>, C:"<string>",
@@ -85,11 +99,47 @@ typedef struct aclIntArray {
     int64_t *values;
 } aclIntArray;
 
+/* The most arguments an aclnn phase one takes (aclnnFusedInferAttentionScoreV2 has 39). */
+#define STANDIN_MAX_ARGS 48
+
+/* What phase one recorded of one argument, in prototype order, for the compute callback. */
+enum {
+    STANDIN_ARG_NULL = 0, /* a NULL pointer (an empty optional tensor, list, array or string) */
+    STANDIN_ARG_TENSOR,   /* tensor */
+    STANDIN_ARG_LIST,     /* n tensors at items */
+    STANDIN_ARG_SCALAR,   /* d (and i for an integer scalar), dtype */
+    STANDIN_ARG_INTS,     /* n values at ints */
+    STANDIN_ARG_INT,      /* i: int64_t or int8_t */
+    STANDIN_ARG_BOOL,     /* i: 0 or 1 */
+    STANDIN_ARG_DOUBLE,   /* d */
+    STANDIN_ARG_DTYPE,    /* i: an aclDataType */
+    STANDIN_ARG_STR,      /* s */
+};
+
+typedef struct dit_standin_arg {
+    int32_t kind;
+    int32_t dtype;
+    int64_t i;
+    double d;
+    const char *s;
+    uint64_t n;
+    const struct aclTensor *tensor;
+    struct aclTensor *const *items;
+    const int64_t *ints;
+} dit_standin_arg;
+
+/* The compute callback: the phase-two symbol and the arguments its phase one recorded (the
+ * objects they point at are alive during the call). 0 on success; nonzero fails phase two. */
+typedef int (*dit_standin_compute_fn)(const char *symbol, const dit_standin_arg *args,
+                                      uint64_t nargs);
+
 typedef struct aclOpExecutor {
     uint32_t magic;
     char symbol[96];
     uint64_t workspace;
     uint64_t id;
+    uint64_t nargs;
+    dit_standin_arg args[STANDIN_MAX_ARGS];
 } aclOpExecutor;
 
 typedef struct Stream {
