@@ -3,7 +3,8 @@
  * encoding), and uses the model in two phases, as a serving process would: the init entry
  * (ENTRY_init: the load-time pre-pack of the weights, kept in the context) once, then the
  * per-call entry (ENTRY) CALLS times on the same context (2 by default; each call must give
- * the same bytes). It writes each output (out_<j>.bin).
+ * the same bytes). It writes each output (out_<j>.bin). The backend is $DIT_BACKEND ("cpu"
+ * by default, or "cann").
  *
  * Build (see README.md, "Running the compiled model from C"):
  *   dit-opt model.mlir --fuse-all --emit=obj -o model.o
@@ -92,7 +93,10 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  dit_context *ctx = dit_context_create("cpu", NULL);
+  /* DIT_BACKEND=cann runs on the NPU (CANN from $ASCEND_HOME_PATH; dit.fused kernels from
+   * $DIT_ASCENDC_KERNELS, the library the --emit=ascendc project builds). */
+  const char *backend = getenv("DIT_BACKEND");
+  dit_context *ctx = dit_context_create(backend ? backend : "cpu", NULL);
   /* Load time: the weight re-layouts run once and stay in the context. */
   int32_t status = INIT(ctx, inputs);
   unsigned char *first[NUM_OUTPUTS > 0 ? NUM_OUTPUTS : 1] = {0};

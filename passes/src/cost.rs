@@ -71,21 +71,45 @@ pub fn tensor_bytes(t: &TensorInfo) -> u64 {
     u64::try_from(bits.div_ceil(8)).unwrap_or(u64::MAX)
 }
 
-/// Layout ops that can rearrange a weight once at load time.
+/// Ops a load-time pre-pack may apply to a weight or table: re-layouts, views, and the dtype
+/// cast a kernel's contract may ask of a table (aclnnRotaryPositionEmbedding takes cos and sin in
+/// x's dtype only).
 const LAYOUT_OPS: &[&str] = &[
     "dit.transpose",
     "dit.concat",
     "dit.slice",
     "dit.split",
     "dit.reshape",
+    "dit.broadcast",
+    "dit.cast",
 ];
 
-/// Whether `user` reads `value` as a weight (or bias, or weight scale) of a Cube kernel.
-fn reads_as_weight(user: Op, value: dit_dialect::ir::Val) -> bool {
+fn is_layout_op(op: Op) -> bool {
+    LAYOUT_OPS.iter().any(|n| op.is(n))
+}
+
+/// Whether `user` reads `value` as a load-time weight or table: the weight (or bias, or weight
+/// scale) of a Cube kernel, or the cos/sin table of dit.rope. A dit.fused reads it so when its
+/// body does (auto-fuse groups dit.rope into generated kernels).
+fn reads_as_weight_or_table(user: Op, value: dit_dialect::ir::Val, depth: usize) -> bool {
     let slots: &[usize] = match user.name().as_str() {
         "dit.linear" => &[1, 2],
         "dit.matmul" => &[1],
         "dit.fused_matmul" | "dit.quant_matmul" | "dit.grouped_matmul" => &[1, 2],
+        "dit.rope" => &[1, 2],
+        "dit.fused" => {
+            let Some(body) = user.region_blocks(0).into_iter().next() else {
+                return false;
+            };
+            let arguments = body.arguments();
+            return (0..user.num_operands())
+                .filter(|i| user.operand(*i) == value)
+                .all(|i| {
+                    arguments
+                        .get(i)
+                        .is_some_and(|a| value_consumed_at_load(*a, depth + 1))
+                });
+        }
         _ => return false,
     };
     slots
@@ -93,30 +117,67 @@ fn reads_as_weight(user: Op, value: dit_dialect::ir::Val) -> bool {
         .any(|i| *i < user.num_operands() && user.operand(*i) == value)
 }
 
-/// Whether `op` is a weight layout change a load-time pre-pack folds away: a layout op whose
-/// inputs are function arguments (or such ops) and whose every user reads it as a Cube
-/// kernel's weight (or is such an op). Passes that merge or re-lay weights (weight transposes
-/// for FusedMatmul, concatenations for merged projections) emit these; they cost nothing per
-/// inference.
+/// Whether every use of `v` reads it as a weight or table, directly or through layout ops.
+fn value_consumed_at_load(v: dit_dialect::ir::Val, depth: usize) -> bool {
+    depth < MAX_PREPACK_CHAIN
+        && v.users().into_iter().all(|u| {
+            reads_as_weight_or_table(u, v, depth)
+                || (is_layout_op(u)
+                    && u.results()
+                        .into_iter()
+                        .all(|r| value_consumed_at_load(r, depth + 1)))
+        })
+}
+
+/// Whether `v` is a function argument of the enclosing func.func.
+fn is_function_argument(v: dit_dialect::ir::Val) -> bool {
+    v.block_argument()
+        .and_then(|(block, _)| block.parent_op())
+        .is_some_and(|owner| owner.is("func.func"))
+}
+
+/// Chains longer than this are not followed (the models' weight chains are 1-3 ops).
+const MAX_PREPACK_CHAIN: usize = 8;
+
+/// Whether `v` is known at load time: a function argument, or a layout op (see [`LAYOUT_OPS`])
+/// of such values. Says nothing of whether the pre-pack actually computes it: that needs
+/// every use to be load-time too (see [`is_load_time_prepack`]).
+pub fn is_load_time_value(v: dit_dialect::ir::Val) -> bool {
+    fn rec(v: dit_dialect::ir::Val, depth: usize) -> bool {
+        match v.defining_op() {
+            None => is_function_argument(v),
+            Some(p) => {
+                depth < MAX_PREPACK_CHAIN
+                    && is_layout_op(p)
+                    && p.operands().into_iter().all(|o| rec(o, depth + 1))
+            }
+        }
+    }
+    rec(v, 0)
+}
+
+/// Whether `op` is a weight or table re-layout a load-time pre-pack folds away: a layout op
+/// whose inputs are function arguments or pre-packed themselves, and whose every user reads it
+/// as a Cube kernel's weight or a rope table (or is a layout op of the same kind). Passes that
+/// merge or re-lay weights (weight transposes for FusedMatmul, concatenations for merged
+/// projections) and the rope fusion (table casts) emit these; they cost nothing per inference.
+///
+/// The walk up checks each producer's users too: the init entry computes only pre-packed ops,
+/// so a producer that some per-call op also reads cannot feed one. Up and down are separate
+/// walks so that neither turns back into the other.
 pub fn is_load_time_prepack(op: Op) -> bool {
     fn rec(op: Op, depth: usize) -> bool {
-        if depth > 8 || !LAYOUT_OPS.iter().any(|n| op.is(n)) || op.num_results() == 0 {
-            return false;
-        }
-        let inputs_static = op.operands().into_iter().all(|v| match v.defining_op() {
-            Some(p) => rec(p, depth + 1),
-            None => v
-                .block_argument()
-                .and_then(|(block, _)| block.parent_op())
-                .is_some_and(|owner| owner.is("func.func")),
-        });
-        inputs_static
-            && op.results().into_iter().all(|r| {
-                r.users().into_iter().all(|u| {
-                    reads_as_weight(u, r)
-                        || (LAYOUT_OPS.iter().any(|n| u.is(n)) && rec(u, depth + 1))
-                })
+        depth < MAX_PREPACK_CHAIN
+            && is_layout_op(op)
+            && op.num_results() > 0
+            && op.operands().into_iter().all(|v| match v.defining_op() {
+                Some(p) => rec(p, depth + 1),
+                None => is_function_argument(v),
             })
+            && op
+                .results()
+                .into_iter()
+                .all(|r| value_consumed_at_load(r, 0))
     }
     rec(op, 0)
 }
@@ -473,6 +534,7 @@ pub fn measure_with(root: Op, hints: &ShapeHints) -> GraphCost {
         cost.unbound_dynamic_dims += unbound;
         bytes
     };
+    let mut nz_seen = std::collections::HashSet::new();
     root.walk(&mut |op| {
         let placement = placement(op);
         if let Placement::Prepack { launches } = placement {
@@ -486,6 +548,18 @@ pub fn measure_with(root: Op, hints: &ShapeHints) -> GraphCost {
             }
         }
         if let Placement::PerCall { launches } = placement {
+            // A weight the kernel takes in FRACTAL_NZ is re-laid once by the init entry
+            // (dit_rt_to_nz, one launch per distinct value): read row-major, written as NZ.
+            for v in
+                crate::dit_lower_to_aclnn::nz_operands(op, dit_runtime::kernels::DEFAULT_TARGET)
+            {
+                if nz_seen.insert(v.key()) {
+                    cost.prepack_kernels += 1;
+                    cost.prepack_bytes = cost
+                        .prepack_bytes
+                        .saturating_add(value_bytes(v, &bound).0.saturating_mul(2));
+                }
+            }
             let mut bytes = temp_bytes(op);
             for v in op.operands().into_iter().chain(op.results()) {
                 bytes = bytes.saturating_add(bytes_of(v, &bound, &mut cost));
@@ -571,5 +645,80 @@ mod tests {
         assert_eq!(tensor_bytes(&t(Elem::F32, &[None, Some(8)])), 32);
         assert_eq!(tensor_bytes(&t(Elem::F32, &[])), 4);
         assert_eq!(human_bytes(1536), "1.5 KiB");
+    }
+
+    /// The name and placement of each dit op of the function in `source`, in program order.
+    fn placements(source: &str) -> Vec<(String, Placement)> {
+        let context = dit_dialect::new_context().expect("dialect loads");
+        let module = dit_dialect::parse_module(&context, source).expect("parses");
+        let root = Op(module.as_operation().to_raw());
+        let mut out = Vec::new();
+        root.walk(&mut |op| {
+            if op.parent().is_some_and(|p| p.is("func.func")) && op.name().starts_with("dit.") {
+                out.push((op.name(), placement(op)));
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn weight_chains_and_rope_table_casts_run_at_load() {
+        // reshape -> transpose of a weight argument: both in the pre-pack (the walk up and the
+        // walk down must not chase each other into the depth limit).
+        let p = placements(
+            r#"func.func @f(%x: tensor<2x8xbf16>, %w: tensor<2x16xbf16>, %t: tensor<4x8xf32>, %y: tensor<2x4x8xbf16>) -> (tensor<2x4xbf16>, tensor<2x4x8xbf16>) {
+                 %r = "dit.reshape"(%w) : (tensor<2x16xbf16>) -> tensor<4x8xbf16>
+                 %wt = "dit.transpose"(%r) {perm = array<i64: 1, 0>} : (tensor<4x8xbf16>) -> tensor<8x4xbf16>
+                 %o = "dit.matmul"(%x, %wt) {transpose_a = false, transpose_b = false} : (tensor<2x8xbf16>, tensor<8x4xbf16>) -> tensor<2x4xbf16>
+                 %c = "dit.cast"(%t) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+                 %q = "dit.rope"(%y, %c, %c) {mode = "half"} : (tensor<2x4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<2x4x8xbf16>
+                 return %o, %q : tensor<2x4xbf16>, tensor<2x4x8xbf16>
+               }"#,
+        );
+        let at_load = |name: &str| {
+            p.iter()
+                .filter(|(n, _)| n == name)
+                .all(|(_, pl)| matches!(pl, Placement::Prepack { .. }))
+        };
+        assert!(at_load("dit.reshape"), "{p:?}");
+        assert!(at_load("dit.transpose"), "{p:?}");
+        assert!(at_load("dit.cast"), "{p:?}");
+        assert!(p
+            .iter()
+            .any(|(n, pl)| n == "dit.cast" && *pl == Placement::Prepack { launches: 1 }));
+        assert!(matches!(
+            p.iter().find(|(n, _)| n == "dit.rope").map(|(_, pl)| *pl),
+            Some(Placement::PerCall { .. })
+        ));
+    }
+
+    #[test]
+    fn table_casts_of_per_call_values_run_per_call() {
+        // The table is computed per call (exp), or its view is also read by a per-call op: the
+        // init entry cannot make the cast, so it runs on every call.
+        let p = placements(
+            r#"func.func @f(%y: tensor<2x4x8xbf16>, %a: tensor<4x8xf32>, %b: tensor<1x4x8xf32>) -> (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, tensor<4x8xf32>) {
+                 %e = "dit.exp"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+                 %c = "dit.cast"(%e) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+                 %q = "dit.rope"(%y, %c, %c) {mode = "half"} : (tensor<2x4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<2x4x8xbf16>
+                 %r = "dit.reshape"(%b) : (tensor<1x4x8xf32>) -> tensor<4x8xf32>
+                 %d = "dit.cast"(%r) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+                 %s = "dit.rope"(%y, %d, %d) {mode = "half"} : (tensor<2x4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<2x4x8xbf16>
+                 %n = "dit.neg"(%r) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+                 return %q, %s, %n : tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, tensor<4x8xf32>
+               }"#,
+        );
+        let casts: Vec<Placement> = p
+            .iter()
+            .filter(|(n, _)| n == "dit.cast")
+            .map(|(_, pl)| *pl)
+            .collect();
+        assert_eq!(casts.len(), 2);
+        assert!(
+            casts
+                .iter()
+                .all(|pl| matches!(pl, Placement::PerCall { .. })),
+            "{p:?}"
+        );
     }
 }

@@ -148,6 +148,9 @@ impl AutoFuse {
         is_vector_op(op)
             && !self.exclude.contains(&op.name())
             && op.num_results() == 1
+            // A load-time re-layout (a rope table's cast) runs once in the init entry; in a
+            // group it would run on every call.
+            && !crate::cost::is_load_time_prepack(op)
             // Tiles are rows of the last dim: it must be static; outer dims may be dynamic
             // (the kernel's loop runs over them at run time).
             && op

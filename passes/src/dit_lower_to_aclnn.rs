@@ -73,18 +73,19 @@ pub const RUNTIME_DECLS: &[(&str, &str)] = &[
         "(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()",
     ),
     ("dit_rt_pack_load", "(!llvm.ptr, !llvm.ptr) -> !llvm.ptr"),
+    ("dit_rt_to_nz", "(!llvm.ptr, !llvm.ptr) -> !llvm.ptr"),
 ];
 
 /// The pass (no options).
 pub struct LowerToAclnn;
 
 impl DitPass for LowerToAclnn {
-    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
+    fn run(&mut self, module: Op, context: &PassContext) -> Result<(), PassFailed> {
         let body = module.region_blocks(0);
         let Some(&top) = body.first() else {
             return Ok(());
         };
-        let text = match lower_module(top) {
+        let text = match lower_module(top, context.target.chip) {
             Ok(text) => text,
             Err((op, message)) => {
                 emit_error(op.location(), &format!("dit-lower-to-aclnn: {message}"));
@@ -132,7 +133,7 @@ fn parse_module(module: Op, text: &str) -> Option<Op> {
 pub type Failure = (Op, String);
 
 /// The lowered module's text.
-fn lower_module(top: Block) -> Result<String, Failure> {
+fn lower_module(top: Block, chip: &'static str) -> Result<String, Failure> {
     let mut globals = Globals::default();
     let mut funcs = String::new();
     let names: Vec<String> = top
@@ -158,7 +159,7 @@ fn lower_module(top: Block) -> Result<String, Failure> {
             // A declaration: nothing to lower, and nothing a dit graph calls.
             continue;
         }
-        funcs.push_str(&lower_function(op, &mut globals)?);
+        funcs.push_str(&lower_function(op, &mut globals, chip)?);
     }
     let mut out = String::from("module {\n");
     for (name, signature) in RUNTIME_DECLS {
@@ -297,6 +298,13 @@ struct FunctionLowering<'g> {
     handles: HashMap<usize, String>,
     /// Kernel launches emitted so far (each aclnn symbol of a launch's kernel string).
     launches: usize,
+    /// Per call: the FRACTAL_NZ copy the init entry made of a value (by value key), which the
+    /// kernels that take that operand in NZ read instead of the value itself.
+    nz: HashMap<usize, String>,
+    /// Per call: NZ copies to release after the op at each position.
+    nz_release: HashMap<usize, Vec<String>>,
+    /// The target's chip: which kernel-table entry each op lowers to.
+    chip: &'static str,
 }
 
 impl FunctionLowering<'_> {
@@ -441,7 +449,7 @@ pub fn pack_key(function: &str, k: usize) -> String {
 /// the load-time pre-pack (every op [`cost::placement`] puts there) and stores the re-laid
 /// weights in the context, and `@f(ctx, inputs, outputs)`, which does the per-call work and reads
 /// the pre-packed weights back. Each entry wraps only the inputs it reads.
-fn lower_function(func: Op, globals: &mut Globals) -> Result<String, Failure> {
+fn lower_function(func: Op, globals: &mut Globals, chip: &'static str) -> Result<String, Failure> {
     let name = func
         .attr("sym_name")
         .and_then(|a| a.as_str())
@@ -479,6 +487,27 @@ fn lower_function(func: Op, globals: &mut Globals) -> Result<String, Failure> {
     for arg in &arguments {
         rt_type(*arg, func)?;
     }
+    // Operands a per-call kernel takes in FRACTAL_NZ: the init entry re-lays each once.
+    let mut nz_values: Vec<Val> = Vec::new();
+    for op in &call_ops {
+        for v in nz_operands(*op, chip) {
+            let at_load = v.defining_op().is_none_or(|d| init_ops.contains(&d));
+            if !at_load {
+                return Err((
+                    *op,
+                    format!(
+                        "'{}' takes this operand in FRACTAL_NZ, which the load-time pre-pack makes \
+                         only of a function argument or a re-layout of one; this one is computed per \
+                         call",
+                        op.name()
+                    ),
+                ));
+            }
+            if !nz_values.contains(&v) {
+                nz_values.push(v);
+            }
+        }
+    }
     let describe = |values: &[Val]| -> Result<String, Failure> {
         let list = values
             .iter()
@@ -490,11 +519,16 @@ fn lower_function(func: Op, globals: &mut Globals) -> Result<String, Failure> {
             .collect::<Result<Vec<_>, Failure>>()?;
         Ok(format!("[{}]", list.join(", ")))
     };
-    let reads = |subset: &[Op]| -> String {
+    let reads = |subset: &[Op], nz: &[Val]| -> String {
         let list: Vec<String> = arguments
             .iter()
             .enumerate()
-            .filter(|(_, a)| a.users().iter().any(|u| subset.contains(u)))
+            .filter(|(_, a)| {
+                a.users()
+                    .iter()
+                    .any(|u| subset.contains(u) && !reads_only_in_nz(*u, **a, chip))
+                    || nz.contains(a)
+            })
             .map(|(i, _)| i.to_string())
             .collect();
         if list.is_empty() {
@@ -510,11 +544,25 @@ fn lower_function(func: Op, globals: &mut Globals) -> Result<String, Failure> {
         .unwrap_or_default();
     let prepack = cost::measure(func);
 
-    let mut init = FunctionLowering::new(globals);
-    init.entry(&name, &init_ops, &arguments, &packed, Phase::Init)?;
+    let mut init = FunctionLowering::new(globals, chip);
+    init.entry(
+        &name,
+        &init_ops,
+        &arguments,
+        &packed,
+        &nz_values,
+        Phase::Init,
+    )?;
     let (init_body, init_launches) = (std::mem::take(&mut init.body), init.launches);
-    let mut call = FunctionLowering::new(init.globals);
-    call.entry(&name, &call_ops, &arguments, &packed, Phase::PerCall)?;
+    let mut call = FunctionLowering::new(init.globals, chip);
+    call.entry(
+        &name,
+        &call_ops,
+        &arguments,
+        &packed,
+        &nz_values,
+        Phase::PerCall,
+    )?;
 
     let mut out = String::new();
     // The dit-level signature stays on the functions for the C header (--emit=header), with
@@ -523,7 +571,7 @@ fn lower_function(func: Op, globals: &mut Globals) -> Result<String, Failure> {
         out,
         "  func.func @{name}{INIT_SUFFIX}(%ctx: !llvm.ptr, %inputs: !llvm.ptr) -> i32 attributes {{dit.init_of = \"{name}\", dit.inputs = {}, dit.reads = {}, dit.launches = {} : i64, dit.prepack_bytes = {} : i64}} {{",
         describe(&arguments)?,
-        reads(&init_ops),
+        reads(&init_ops, &nz_values),
         init_launches,
         prepack.prepack_bytes,
     );
@@ -534,7 +582,7 @@ fn lower_function(func: Op, globals: &mut Globals) -> Result<String, Failure> {
         "  func.func @{name}(%ctx: !llvm.ptr, %inputs: !llvm.ptr, %outputs: !llvm.ptr) -> i32 attributes {{dit.init = \"{name}{INIT_SUFFIX}\", dit.inputs = {}, dit.outputs = {}, dit.reads = {}, dit.launches = {} : i64}} {{",
         describe(&arguments)?,
         describe(&results)?,
-        reads(&call_ops),
+        reads(&call_ops, &[]),
         call.launches,
     );
     out.push_str(&call.body);
@@ -552,13 +600,16 @@ enum Phase {
 }
 
 impl<'g> FunctionLowering<'g> {
-    fn new(globals: &'g mut Globals) -> Self {
+    fn new(globals: &'g mut Globals, chip: &'static str) -> Self {
         FunctionLowering {
             globals,
             body: String::new(),
             next: 0,
             handles: HashMap::new(),
             launches: 0,
+            nz: HashMap::new(),
+            nz_release: HashMap::new(),
+            chip,
         }
     }
 
@@ -571,14 +622,31 @@ impl<'g> FunctionLowering<'g> {
         ops: &[Op],
         arguments: &[Val],
         packed: &[Val],
+        nz_values: &[Val],
         phase: Phase,
     ) -> Result<(), Failure> {
         // Position of each value's last use among `ops` (ops inside dit.fused regions use
-        // region arguments, so the block's own ops are all that matter).
+        // region arguments, so the block's own ops are all that matter). A per-call use in an
+        // NZ slot reads the NZ copy instead, and is a use of that copy.
         let mut last_use: HashMap<usize, usize> = HashMap::new();
+        let mut last_nz_use: HashMap<usize, usize> = HashMap::new();
         for (i, op) in ops.iter().enumerate() {
+            let nz = nz_operands(*op, self.chip);
             for v in op.operands() {
+                if phase == Phase::PerCall && nz.contains(&v) {
+                    last_nz_use.insert(v.key(), i);
+                    if reads_only_in_nz(*op, v, self.chip) {
+                        continue;
+                    }
+                }
                 last_use.insert(v.key(), i);
+            }
+        }
+        // The init entry makes the NZ copies: it needs each such value alive until then.
+        let end = ops.len();
+        if phase == Phase::Init {
+            for v in nz_values {
+                last_use.entry(v.key()).or_insert(end);
             }
         }
         let mut release_after: HashMap<usize, Vec<Val>> = HashMap::new();
@@ -604,6 +672,24 @@ impl<'g> FunctionLowering<'g> {
                 self.handles.insert(v.key(), h);
                 release_after.entry(at).or_default().push(*v);
             }
+            let mut nz_release: HashMap<usize, Vec<String>> = HashMap::new();
+            for (j, v) in nz_values.iter().enumerate() {
+                let Some(&at) = last_nz_use.get(&v.key()) else {
+                    continue;
+                };
+                let key = self.string(&nz_key(function, j));
+                let h = self.call("dit_rt_pack_load", &["%ctx".into(), key], true);
+                self.nz.insert(v.key(), h.clone());
+                nz_release.entry(at).or_default().push(h);
+            }
+            self.nz_release = nz_release;
+        } else {
+            // Arguments the init entry re-lays into NZ: right after they are wrapped.
+            for (j, v) in nz_values.iter().enumerate() {
+                if v.defining_op().is_none() {
+                    self.store_nz(function, j, *v, None)?;
+                }
+            }
         }
         for (i, op) in ops.iter().enumerate() {
             let _ = writeln!(self.body, "    // {}", op.name());
@@ -618,6 +704,9 @@ impl<'g> FunctionLowering<'g> {
                             let key = self.string(&pack_key(function, k));
                             self.call("dit_rt_pack_store", &["%ctx".into(), key, h], false);
                         }
+                        if let Some(j) = nz_values.iter().position(|p| *p == r) {
+                            self.store_nz(function, j, r, Some(*op))?;
+                        }
                     }
                     let at = last_use.get(&r.key()).copied().unwrap_or(i);
                     release_after.entry(at).or_default().push(r);
@@ -628,11 +717,83 @@ impl<'g> FunctionLowering<'g> {
                     self.call("dit_rt_release", &["%ctx".into(), h], false);
                 }
             }
+            for h in self.nz_release.remove(&i).unwrap_or_default() {
+                self.call("dit_rt_release", &["%ctx".into(), h], false);
+            }
+        }
+        for v in release_after.remove(&end).unwrap_or_default() {
+            if let Some(h) = self.handles.get(&v.key()).cloned() {
+                self.call("dit_rt_release", &["%ctx".into(), h], false);
+            }
         }
         let status = self.call("dit_rt_status", &["%ctx".into()], true);
         self.line(format!("func.return {status} : i32"));
         Ok(())
     }
+}
+
+impl FunctionLowering<'_> {
+    /// Init entry: re-lays `v` into FRACTAL_NZ (`dit_rt_to_nz`, one pre-pack launch) and stores
+    /// the copy under [`nz_key`] for the per-call entry.
+    fn store_nz(
+        &mut self,
+        function: &str,
+        j: usize,
+        v: Val,
+        at: Option<Op>,
+    ) -> Result<(), Failure> {
+        let at = at.or_else(|| v.users().first().copied()).ok_or_else(|| {
+            (
+                v.users()[0],
+                "an NZ operand without a user (a lowering bug)".to_string(),
+            )
+        })?;
+        let h = self.handle(v, at)?;
+        let nz = self.call("dit_rt_to_nz", &["%ctx".into(), h], true);
+        self.launches += 1;
+        let key = self.string(&nz_key(function, j));
+        self.call(
+            "dit_rt_pack_store",
+            &["%ctx".into(), key, nz.clone()],
+            false,
+        );
+        self.call("dit_rt_release", &["%ctx".into(), nz], false);
+        Ok(())
+    }
+}
+
+/// The key of the `j`-th FRACTAL_NZ copy the init entry of `function` stores.
+pub fn nz_key(function: &str, j: usize) -> String {
+    format!("{function}#nz{j}")
+}
+
+/// Operand slots the kernel-table entry of `op` on `chip` takes in FRACTAL_NZ (`View::Nz`).
+fn nz_slots(op: Op, chip: &str) -> Vec<usize> {
+    runtime_attrs(op)
+        .ok()
+        .and_then(|attrs| kernels::kernel_for_target(&op.name(), &attrs, chip))
+        .map(kernels::nz_slots)
+        .unwrap_or_default()
+}
+
+/// The values `op` takes in FRACTAL_NZ on `chip`.
+pub fn nz_operands(op: Op, chip: &str) -> Vec<Val> {
+    let slots = operand_slots(op);
+    nz_slots(op, chip)
+        .into_iter()
+        .filter_map(|s| slots.get(s).copied().flatten())
+        .collect()
+}
+
+/// Whether `op` reads `v` only through NZ slots (so the per-call entry needs only the copy).
+fn reads_only_in_nz(op: Op, v: Val, chip: &str) -> bool {
+    let nz = nz_slots(op, chip);
+    let slots = operand_slots(op);
+    !nz.is_empty()
+        && slots
+            .iter()
+            .enumerate()
+            .all(|(i, s)| *s != Some(v) || nz.contains(&i))
 }
 
 /// `func.return`: each result is copied into the caller's output descriptor.
@@ -923,7 +1084,7 @@ fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
             json!({"kernel": kernel, "body": body}).to_string(),
         )
     } else {
-        let spec = kernels::kernel_for(&name, &attrs).ok_or_else(|| {
+        let spec = kernels::kernel_for_target(&name, &attrs, f.chip).ok_or_else(|| {
             (
                 op,
                 format!("no kernel table entry for '{name}' with these attributes"),
@@ -952,7 +1113,19 @@ fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
         }
     };
     let mut inputs = Vec::new();
-    for slot in operand_slots(op) {
+    let nz = nz_slots(op, f.chip);
+    for (i, slot) in operand_slots(op).into_iter().enumerate() {
+        if let (true, Some(v)) = (nz.contains(&i), slot) {
+            let h = f.nz.get(&v.key()).cloned().ok_or_else(|| {
+                (
+                    op,
+                    "takes an operand in FRACTAL_NZ, which only the per-call entry reads from the pre-pack"
+                        .to_string(),
+                )
+            })?;
+            inputs.push(Some(h));
+            continue;
+        }
         inputs.push(match slot {
             Some(v) => Some(f.handle(v, op)?),
             None => None,

@@ -136,9 +136,10 @@ elementwise primitives, dit.cast, and the row-wise library vector kernels (fast_
 layer_norm, ada_layer_norm, rope, concat, muls_add, silu_mul, gelu_mul; swiglu and softmax along \
 the last dim), whose last dim is static (outer dims may be dynamic); a row-wise kernel alone stays \
 a library call. Cube ops (matmul, linear, quant_matmul, grouped_matmul, attention and the fused \
-matmuls) never join a group. At aggressive level 2 (the default): a branch whose producer is a \
-vector op reading no more bytes than it writes, with only vector users, is recomputed for each \
-user; a value with several users may stay in a group as an extra output when all its other users \
+matmuls) never join a group, nor do ops the load-time pre-pack runs (a rope table's cast to x's \
+dtype), which would then run on every call. At aggressive level 2 (the default): a branch whose \
+producer is a vector op reading no more bytes than it writes, with only vector users, is \
+recomputed for each user; a value with several users may stay in a group as an extra output when all its other users \
 come after the group (it is written once either way; the in-group users no longer read it back); \
 and sibling kernels that read the same tensor (through views) and do not depend on each other \
 merge into one multi-output kernel when the union fits the UB (one launch instead of several). \

@@ -15,6 +15,8 @@
 // NOCANN: CANN toolkit not found: ASCEND_HOME_PATH is not set.
 // NOCANN: -DDIT_CPU_MODEL=ON
 
+// The RoPE tables (f32, bf16 x: rule rope.cos_dtype) are cast once at load, so both rotations
+// are dit.rope and join a generated kernel with the norms: 5 kernels.
 // CANN: dit: 5 kernel(s) for ascend910b, built with ascendc for Ascend910B1
 // CANN: ascendc_library(dit_ascendc_kernels STATIC {{.*}}/kernels/fused_flux_double_block_0.cpp;{{.*}}/kernels/fused_flux_double_block_4.cpp)
 // CANN: Configuring done

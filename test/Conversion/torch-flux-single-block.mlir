@@ -5,8 +5,8 @@
 // at reduced widths (hidden 64, 2 heads x 32, MLP 256, 16 tokens) so that the reference runtime
 // runs it. RMSNorm and RoPE are spelled out as diffusers computes them (pow / mean / rsqrt in f32;
 // reshape(..., -1, 2).unbind(-1), stack([-imag, real], -1).flatten(3)). The conversion must give
-// graphs the fusion patterns recognise: --fuse-all fires rms_norm (q and k), rope (q and k),
-// adalayernorm and fast_gelu.
+// graphs the fusion patterns recognise: --fuse-all fires rms_norm (q and k), rope (q and k, its
+// f32 tables cast to bf16 at load), adalayernorm and fast_gelu.
 //
 // RUN: dit-opt %s --dit-convert-torch-to-dit | dit-opt | FileCheck %s
 // RUN: dit-opt %s --dit-convert-torch-to-dit --fuse-all --fusion-report=text -o %t.fused.mlir 2>&1 | FileCheck %s --check-prefix=REPORT
@@ -37,11 +37,15 @@
 // CHECK: return
 
 // REPORT: dit-convert-torch-to-dit: matched 1, applied 1, skipped 0
-// REPORT-NEXT: applied at {{.*}}torch-flux-single-block.mlir:[[# @LINE + 16]]:1: @flux_single_block: 70 torch ops -> {{[0-9]+}} dit ops; 0 kept as dit.opaque
+// REPORT-NEXT: applied at {{.*}}torch-flux-single-block.mlir:[[# @LINE + 20]]:1: @flux_single_block: 70 torch ops -> {{[0-9]+}} dit ops; 0 kept as dit.opaque
 // REPORT: enable_adalayernorm: matched 1, applied 1
 // REPORT: enable_fast_gelu: matched 1, applied 1
 // REPORT: enable_rms_norm: matched 2, applied 2
-// REPORT: enable_rope: matched 2, applied 2
+// FLUX's rope tables are f32 and q/k bf16: aclnnRotaryPositionEmbedding takes cos and sin in
+// x's dtype only (rule rope.cos_dtype, issue 12). They are function arguments, so the pre-pack
+// casts them once.
+// REPORT: enable_rope: matched 2, applied 2, skipped 0
+// REPORT: applied at {{.*}}: (x * cos + rotate(x) * sin) -> dit.rope (cos/sin cast to bf16 once at load: rule rope.cos_dtype)
 // REPORT: kernels: 54 before, {{[0-9]+}} after
 
 // FUSED-LABEL: func.func @flux_single_block

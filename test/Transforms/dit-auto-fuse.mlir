@@ -186,3 +186,22 @@ func.func @siblings(%x: tensor<1x8x128xbf16>, %w: tensor<256x128xbf16>, %gq: ten
   %o = "dit.attention"(%qr, %kr, %v) {scale = 0.125 : f32, layout = "BSND", operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<1x8x2x64xbf16>, tensor<1x8x2x64xbf16>, tensor<1x8x2x64xbf16>) -> tensor<1x8x2x64xbf16>
   return %o : tensor<1x8x2x64xbf16>
 }
+
+// -----
+
+// The rope fusion's table casts are load-time re-layouts (cost::placement puts them in the init
+// entry): grouped, they would run on every call, so the group starts at the rope.
+// CHECK-LABEL: func.func @auto_fuse_prepack_cast
+// CHECK-NEXT: %[[C:.*]] = "dit.cast"(%arg1)
+// CHECK-NEXT: %[[S:.*]] = "dit.cast"(%arg2)
+// CHECK-NEXT: "dit.fused"(%arg0, %[[C]], %[[S]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: "dit.rope"
+// CHECK-NEXT: "dit.exp"
+func.func @auto_fuse_prepack_cast(%x: tensor<2x8x32xbf16>, %cos: tensor<8x32xf32>, %sin: tensor<8x32xf32>) -> tensor<2x8x32xbf16> {
+  %c = "dit.cast"(%cos) : (tensor<8x32xf32>) -> tensor<8x32xbf16>
+  %s = "dit.cast"(%sin) : (tensor<8x32xf32>) -> tensor<8x32xbf16>
+  %r = "dit.rope"(%x, %c, %s) {mode = "half"} : (tensor<2x8x32xbf16>, tensor<8x32xbf16>, tensor<8x32xbf16>) -> tensor<2x8x32xbf16>
+  %e = "dit.exp"(%r) : (tensor<2x8x32xbf16>) -> tensor<2x8x32xbf16>
+  return %e : tensor<2x8x32xbf16>
+}

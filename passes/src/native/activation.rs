@@ -103,10 +103,9 @@ fn whole_of_halves(
     true
 }
 
-/// aclnnGeluMul's limit on the last dim of its input.
-const GELU_MUL_MAX_WIDTH: i64 = 1024;
-
-/// Constraint: `GeluMulWidthFits(gate, up, act, root, pattern)`.
+/// Constraint: `GeluMulWidthFits(gate, up, act, root, pattern)`: the whole tensor the halves
+/// come from is an input aclnnGeluMul takes (its rules gelu_mul.*: dtype, rank 2-8, last dim
+/// even and <= 1024, product of the other dims <= 200000).
 fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
     let (Some(gate), Some(up)) = (args.value_at(0), args.value_at(1)) else {
         return false;
@@ -115,18 +114,15 @@ fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
     if !ops_are(&[(act, "dit.gelu"), (root, "dit.mul")]) {
         return false;
     }
-    let (Some((whole, GateHalf::First)), Some(root)) = (halves(gate, up), root) else {
+    let (Some((whole, GateHalf::First)), Some(root), Some(act)) = (halves(gate, up), root, act)
+    else {
         return false;
     };
-    let check = match whole.tensor().and_then(|t| t.dim_from_back(0)) {
-        Some(d) if d <= GELU_MUL_MAX_WIDTH => Ok(()),
-        Some(d) => Err(format!(
-            "last dim {d} > {GELU_MUL_MAX_WIDTH} (aclnnGeluMul's limit)"
-        )),
-        None => Err(format!(
-            "last dim is dynamic; aclnnGeluMul needs it <= {GELU_MUL_MAX_WIDTH}"
-        )),
-    };
+    let approximate = str_attr(act, "approximate").unwrap_or_else(|| "none".to_string());
+    let attrs = contract::str_attrs(&[("approximate", &approximate)]);
+    let check = contract::desc(whole)
+        .ok_or_else(|| "the input is not a ranked tensor".to_string())
+        .and_then(|d| contract::kernel_accepts(state, "dit.gelu_mul", &attrs, &[Some(d)]));
     fits(state, args.attr_at(4), Some(root.result(0)), check)
 }
 

@@ -47,6 +47,12 @@ fn norm_rope_cache_fits(args: Args, state: &NativeState) -> bool {
         return false;
     }
     let check = (|| {
+        // The kernel's own product list (rule kv_rms_norm_rope_cache.targets) first; a target
+        // file may also turn the kernel off.
+        let attrs = contract::str_attrs(&[("cache_mode", "Norm")]);
+        let operands =
+            [kv, gamma, cos, sin, index, kc.operand(0), root.operand(0)].map(contract::desc);
+        contract::kernel_accepts(state, "dit.kv_rms_norm_rope_cache", &attrs, &operands)?;
         if !state.target.kv_rms_norm_rope_cache {
             return Err(format!(
                 "target {} has no KvRmsNormRopeCache",

@@ -182,6 +182,32 @@ fn plan(lin: Op, root: Op, kind: &str) -> Result<Plan, String> {
     })
 }
 
+/// The dit.fused_matmul that `p` builds passes aclnnFusedMatmul's rules (fused_matmul.*): in
+/// particular gelu_tanh / gelu_erf compute gelu(x1·x2) and refuse a bias, so a linear with a
+/// bias followed by GELU stays unfused (rule fused_matmul.gelu_bias).
+fn kernel_accepts_plan(state: &NativeState, p: &Plan, kind: &str) -> Result<(), String> {
+    let with_dims = |v: Val, dims: Option<&[Dim]>| {
+        contract::desc(v).map(|mut d| {
+            if let Some(dims) = dims {
+                d.dims = dims.iter().map(|x| x.unwrap_or(-1)).collect();
+            }
+            d
+        })
+    };
+    let (mk, mn) = match &p.flat {
+        Some((mk, mn)) => (Some(mk.as_slice()), Some(mn.as_slice())),
+        None => (None, None),
+    };
+    let operands = [
+        with_dims(p.x, mk),
+        with_dims(p.weight, Some(&p.weight_t)),
+        p.bias.and_then(contract::desc),
+        p.x3.and_then(|v| with_dims(v, mn)),
+    ];
+    let attrs = contract::str_attrs(&[("fused_op_type", kind)]);
+    contract::kernel_accepts(state, "dit.fused_matmul", &attrs, &operands)
+}
+
 /// Constraint: `LinearActivationFits(lin, root, kind, pattern)`.
 fn linear_activation_fits(args: Args, state: &NativeState) -> bool {
     let (lin, root) = (args.op_at(0), args.op_at(1));
@@ -201,7 +227,7 @@ fn linear_activation_fits(args: Args, state: &NativeState) -> bool {
         return false;
     }
     let check = if state.target.fused_matmul {
-        plan(lin, root, &kind).map(|_| ())
+        plan(lin, root, &kind).and_then(|p| kernel_accepts_plan(state, &p, &kind))
     } else {
         Err(format!(
             "target {} has no FusedMatmul (Ascend 950 only)",

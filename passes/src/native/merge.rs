@@ -8,9 +8,6 @@
 use super::*;
 use dit_dialect::{ops::Operands, tensor::Dim};
 
-/// aclnnGeluMul's limit on the last dim of its input.
-const GELU_MUL_MAX_WIDTH: i64 = 1024;
-
 /// The activation a gated-activation switch puts on the gate.
 fn activation_of(pattern: &str) -> &'static str {
     match pattern {
@@ -174,14 +171,26 @@ fn is_product_of(root: Op, act: Val, other: Val) -> bool {
             || (root.operand(1) == act && root.operand(0) == other))
 }
 
-/// The whole last dim `width` fits the fused op of `pattern`.
-fn width_fits(pattern: &str, width: i64) -> Result<(), String> {
-    if pattern == "enable_gelu_mul" && width > GELU_MUL_MAX_WIDTH {
-        return Err(format!(
-            "the merged projection's last dim {width} > {GELU_MUL_MAX_WIDTH} (aclnnGeluMul's limit); projections left separate"
-        ));
+/// The merged projection (`like`'s type with last dim `width`) fits the fused op of
+/// `pattern`: for enable_gelu_mul, aclnnGeluMul's rules (gelu_mul.*) on the whole input.
+fn width_fits(
+    state: &NativeState,
+    pattern: &str,
+    act: Op,
+    like: Val,
+    width: i64,
+) -> Result<(), String> {
+    if pattern != "enable_gelu_mul" {
+        return Ok(());
     }
-    Ok(())
+    let mut whole = contract::desc(like).ok_or("the projection is not a ranked tensor")?;
+    if let Some(last) = whole.dims.last_mut() {
+        *last = width;
+    }
+    let approximate = str_attr(act, "approximate").unwrap_or_else(|| "none".to_string());
+    let attrs = contract::str_attrs(&[("approximate", &approximate)]);
+    contract::kernel_accepts(state, "dit.gelu_mul", &attrs, &[Some(whole)])
+        .map_err(|e| format!("the merged projection breaks {e}; projections left separate"))
 }
 
 // ----- two projections on one input -----
@@ -269,7 +278,8 @@ fn mergeable_linears(args: Args, state: &NativeState) -> bool {
     if merge_candidate(lg, lu, act, root).is_none() {
         return false;
     }
-    let check = merge_plan(lg, lu, act, root).and_then(|p| width_fits(&pattern, 2 * p.n));
+    let check = merge_plan(lg, lu, act, root)
+        .and_then(|p| width_fits(state, &pattern, act, lu.result(0), 2 * p.n));
     fits(state, pattern_attr, Some(root.result(0)), check)
 }
 
@@ -429,7 +439,8 @@ fn gate_second_of_linear(args: Args, state: &NativeState) -> bool {
     if swap_candidate(gate, up, act, root).is_none() {
         return false;
     }
-    let check = swap_plan(gate, up, act, root).and_then(|p| width_fits(&pattern, 2 * p.n));
+    let check = swap_plan(gate, up, act, root)
+        .and_then(|p| width_fits(state, &pattern, act, p.lin.result(0), 2 * p.n));
     fits(state, pattern_attr, Some(root.result(0)), check)
 }
 

@@ -15,6 +15,7 @@ use std::ffi::c_void;
 mod activation;
 mod cache;
 mod common;
+mod contract;
 mod gelu;
 mod linear;
 mod merge;

@@ -1,6 +1,7 @@
 //! Natives of the quantized-kernel patterns (patterns/quant.pdll, patterns/moe.pdll).
 
 use super::*;
+use dit_runtime::contracts;
 
 /// Constraint: `QuantMatmulGeluFits(q, root, pattern)`.
 fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
@@ -160,9 +161,69 @@ fn gmm_swiglu_quant_fits(args: Args, state: &NativeState) -> bool {
                 y.elem
             ));
         }
-        Ok(())
+        gmm_kernel_accepts(state, g, &ins)
     })();
     fits(state, args.attr_at(3), Some(root.result(0)), check)
+}
+
+/// The fused op's variant on `chip` for a group list of `kind`: "v1" where the chip's V1 entry
+/// passes the weight as FRACTAL_NZ (aclnnGroupedMatmulSwigluQuantWeightNZ on Atlas A2/A3, the
+/// A8W8 form the docs require there; it reads a cumsum list only), "v2" otherwise (V2 reads
+/// both list kinds).
+fn gmm_variant(chip: &str, kind: &str) -> &'static str {
+    let v1 = contract::str_attrs(&[("variant", "v1"), ("group_list_type", kind)]);
+    let present = [true; 5];
+    if contract::passed_format(chip, "dit.grouped_matmul_swiglu_quant", &v1, &present, 1)
+        == Some(contracts::Format::Nz)
+    {
+        "v1"
+    } else {
+        "v2"
+    }
+}
+
+/// The dit.grouped_matmul_swiglu_quant the rewrite builds passes its kernel's rules. Its weight
+/// is passed as FRACTAL_NZ where the entry says so, which the load-time pre-pack can provide
+/// only for a weight that is an argument of the function (converted once, ND→NZ); any other
+/// weight is row-major, and rules such as gmm_swiglu_quant_weight_nz.weight_format refuse it.
+fn gmm_kernel_accepts(
+    state: &NativeState,
+    g: Op,
+    ins: &dit_dialect::ops::Operands,
+) -> Result<(), String> {
+    let chip = state.target.chip;
+    let kind = group_list_kind(g);
+    let variant = gmm_variant(chip, &kind);
+    let attrs = contract::str_attrs(&[("variant", variant), ("group_list_type", &kind)]);
+    let weight = ins.get("weight").ok_or("no weight")?;
+    let present = [true; 5];
+    let format =
+        match contract::passed_format(chip, "dit.grouped_matmul_swiglu_quant", &attrs, &present, 1)
+        {
+            Some(contracts::Format::Nz) if weight.block_argument().is_some() => {
+                contracts::Format::Nz
+            }
+            _ => contracts::Format::Nd,
+        };
+    let operands = [
+        ins.get("x").and_then(contract::desc),
+        contract::desc_as(weight, format),
+        ins.get("group_list").and_then(contract::desc),
+        ins.get("scale").and_then(contract::desc),
+        ins.get("per_token_scale").and_then(contract::desc),
+    ];
+    contract::kernel_accepts(state, "dit.grouped_matmul_swiglu_quant", &attrs, &operands).map_err(
+        |e| {
+            if format == contracts::Format::Nd && weight.block_argument().is_none() {
+                format!(
+                    "{e}; the weight is not an argument of the function, so the load-time \
+                     pre-pack cannot convert it to FRACTAL_NZ"
+                )
+            } else {
+                e
+            }
+        },
+    )
 }
 
 /// The grouped_matmul's group list kind ("cumsum" when unset).
@@ -181,21 +242,21 @@ fn push_gmm_string(args: Args, results: MlirPDLResultList, value: fn(Op) -> Stri
     true
 }
 
-/// Rewrite: `GmmSwigluVariant(g) -> Attr`: V1 reads a cumulative list, V2 also counts.
+/// Rewrite: `GmmSwigluVariant(g) -> Attr`: the variant `gmm_variant` picks for the target
+/// (V1 reads a cumulative list only; V2 also counts).
 fn gmm_swiglu_variant(
     args: Args,
-    _: &NativeState,
+    state: &NativeState,
     results: MlirPDLResultList,
     _: MlirPatternRewriter,
 ) -> bool {
-    push_gmm_string(args, results, |g| {
-        if group_list_kind(g) == "count" {
-            "v2"
-        } else {
-            "v1"
-        }
-        .to_string()
-    })
+    let Some(g) = args.op_at(0) else {
+        return false;
+    };
+    let text = gmm_variant(state.target.chip, &group_list_kind(g));
+    // SAFETY: the result list is the interpreter's.
+    unsafe { mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), text).0) };
+    true
 }
 
 /// Rewrite: `GmmGroupListType(g) -> Attr`: the grouped_matmul's group list kind, carried onto

@@ -2,6 +2,7 @@
 //! through the reshapes, splits, slices, negations and concatenations the model code uses.
 
 use super::*;
+use crate::cost;
 
 /// The two rotations dit.rope implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +138,59 @@ fn rope_parts(xf: Val, rf: Val) -> Option<(Val, Mode)> {
     rotation_of(rotated, x).map(|m| (x, m))
 }
 
+/// What dit.rope's tables need before aclnnRotaryPositionEmbedding takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tables {
+    /// The kernel takes cos and sin as they are.
+    AsIs,
+    /// cos and sin are load-time values in another dtype than x's: the kernel takes them once
+    /// cast to x's dtype, a cast the pre-pack does at load. `rule` is the one the uncast tables
+    /// break.
+    CastAtLoad { rule: &'static str },
+}
+
+/// The kernel rules a table dtype cast repairs.
+const TABLE_DTYPE_RULES: &[&str] = &["rope.cos_dtype", "rope.sin_dtype"];
+
+/// Whether the kernel takes `x`, `cos`, `sin` for `mode`, and how: as they are, or with the
+/// tables cast to x's dtype at load time. The refusal names the broken rule.
+fn tables_plan(
+    state: &NativeState,
+    x: Val,
+    cos: Val,
+    sin: Val,
+    mode: Mode,
+) -> Result<Tables, String> {
+    let attrs = contract::str_attrs(&[("mode", mode.name())]);
+    let operands = [x, cos, sin].map(contract::desc);
+    let refusal = match contract::kernel_accepts(state, "dit.rope", &attrs, &operands) {
+        Ok(()) => return Ok(Tables::AsIs),
+        Err(reason) => reason,
+    };
+    let broken = contract::broken_rule(state, "dit.rope", &attrs, &operands);
+    let Some(rule) = broken.filter(|r| TABLE_DTYPE_RULES.contains(r)) else {
+        return Err(refusal);
+    };
+    let x_dtype = operands[0].as_ref().map(|d| d.dtype);
+    let cast = operands.clone().map(|d| {
+        d.map(|mut d| {
+            d.dtype = x_dtype.unwrap_or(d.dtype);
+            d
+        })
+    });
+    // Only the dtype agreement may be what a cast repairs: the cast tables must pass every rule.
+    if contract::kernel_accepts(state, "dit.rope", &attrs, &cast).is_err() {
+        return Err(refusal);
+    }
+    if !(cost::is_load_time_value(cos) && cost::is_load_time_value(sin)) {
+        return Err(format!(
+            "{refusal}; cos and sin are computed per call (not function arguments or views of \
+             them), so no load-time cast can give them x's dtype"
+        ));
+    }
+    Ok(Tables::CastAtLoad { rule })
+}
+
 /// Constraint: `RopeFits(xf, rf, cos, sin, xc, rs, sum, out, pattern)`.
 fn rope_fits(args: Args, state: &NativeState) -> bool {
     let v = |i: usize| args.value_at(i);
@@ -148,7 +202,7 @@ fn rope_fits(args: Args, state: &NativeState) -> bool {
     if !ops_are(&[(o(4), "dit.mul"), (o(5), "dit.mul"), (o(6), "dit.add")]) {
         return false;
     }
-    let Some((x, _)) = rope_parts(xf, rf) else {
+    let Some((x, mode)) = rope_parts(xf, rf) else {
         return false;
     };
     let check = (|| {
@@ -175,9 +229,89 @@ fn rope_fits(args: Args, state: &NativeState) -> bool {
         if !cos.same_type(sin) {
             return Err("cos and sin have different types".to_string());
         }
-        Ok(())
+        // aclnnRotaryPositionEmbedding takes cos and sin in x's dtype (rope.cos_dtype). The
+        // models build f32 tables for bf16 x (products in f32): when the tables are load-time
+        // values the rewrite casts them (RopeTable), once in the pre-pack; computed per call,
+        // a cast would be a kernel per call, and the pattern is left alone.
+        tables_plan(state, x, cos, sin, mode).map(|_| ())
     })();
     fits(state, args.attr_at(8), Some(out), check)
+}
+
+/// Rewrite: `ReportRope(root, xf, rf, cos, sin, pattern, detail)`: `ReportApplied` with the
+/// table cast, if the rewrite makes one, said in the detail (the tables lose precision).
+fn report_rope(
+    args: Args,
+    state: &NativeState,
+    _: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
+    let Some(root) = args.op_at(0) else {
+        return false;
+    };
+    let mut detail = string_of(args.attr_at(6));
+    let v = |i: usize| args.value_at(i);
+    if let (Some(xf), Some(rf), Some(cos), Some(sin)) = (v(1), v(2), v(3), v(4)) {
+        if let Some((x, mode)) = rope_parts(xf, rf) {
+            if let Ok(Tables::CastAtLoad { rule }) = tables_plan(state, x, cos, sin, mode) {
+                let elem = x.tensor().map(|t| t.elem.to_string()).unwrap_or_default();
+                detail.push_str(&format!(
+                    " (cos/sin cast to {elem} once at load: rule {rule})"
+                ));
+            }
+        }
+    }
+    state
+        .report
+        .applied(intern(string_of(args.attr_at(5))), root, detail);
+    true
+}
+
+/// Rewrite: `RopeTable(t, x, root) -> Value`: the table `t` in x's element type: `t` itself,
+/// or a dit.cast of it (one per table value: a cast an earlier rope made is reused) before
+/// `root`. RopeFits vouched that `t` is a load-time value, so the pre-pack can make the cast
+/// (cost::placement puts it there unless a per-call op also reads the view it casts).
+fn rope_table(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    rewriter: MlirPatternRewriter,
+) -> bool {
+    let (Some(t), Some(x), Some(root)) = (args.value_at(0), args.value_at(1), args.op_at(2)) else {
+        return false;
+    };
+    let (Some(tt), Some(xt)) = (t.tensor(), x.tensor()) else {
+        return false;
+    };
+    let table = if tt.elem == xt.elem {
+        t
+    } else {
+        let Some(ty) = dit_dialect::ir::tensor_type(root.context_raw(), &tt.shape, &xt.elem) else {
+            return false;
+        };
+        let earlier = t.users().into_iter().find(|u| {
+            u.is("dit.cast")
+                && u.block().map(|b| b.0.ptr) == root.block().map(|b| b.0.ptr)
+                && u.is_before_in_block(root)
+                && u.result(0).tensor().is_some_and(|c| c.elem == xt.elem)
+        });
+        match earlier {
+            Some(cast) => cast.result(0),
+            None => {
+                // SAFETY: the root is alive; the cast goes right before it.
+                unsafe {
+                    mlirRewriterBaseSetInsertionPointBefore(
+                        mlirPatternRewriterAsBase(rewriter),
+                        root.0,
+                    )
+                };
+                create_via_rewriter(rewriter, root, "dit.cast", &[t], ty, &[])
+            }
+        }
+    };
+    // SAFETY: the result list is the interpreter's; the value is alive.
+    unsafe { mlirPDLResultListPushBackValue(results, table.0) };
+    true
 }
 
 /// Rewrite: `RopeMode(xf, rf) -> Attr`.
@@ -202,4 +336,8 @@ fn rope_mode(
 pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[("RopeFits", rope_fits)];
 
 /// The rewrites of this topic, by the names PDLL declares.
-pub const REWRITES: &[(&str, RewriteFn)] = &[("RopeMode", rope_mode)];
+pub const REWRITES: &[(&str, RewriteFn)] = &[
+    ("RopeMode", rope_mode),
+    ("ReportRope", report_rope),
+    ("RopeTable", rope_table),
+];

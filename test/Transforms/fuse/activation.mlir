@@ -147,15 +147,42 @@ func.func @gelu_mul_halves(%x: tensor<16x1024xbf16>) -> tensor<16x512xbf16> {
 
 // -----
 
-// Wider than aclnnGeluMul takes: left alone, and the report says why.
+// Wider than aclnnGeluMul takes: left alone, and the report names the kernel's rule and doc.
 // CHECK-LABEL: func.func @gelu_mul_too_wide
 // CHECK-NOT: "dit.gelu_mul"
-// REPORT: skipped at {{.*}}activation.mlir:[[@LINE+4]]:8: last dim 2048 > 1024 (aclnnGeluMul's limit)
+// REPORT: skipped at {{.*}}activation.mlir:[[@LINE+4]]:8: rule gelu_mul.last_dim: x [16, 2048]: the last dim must be known and <= 1024 (aclnn error 161002; [ops-nn] activation/gelu_mul/docs/aclnnGeluMul.md
 func.func @gelu_mul_too_wide(%x: tensor<16x2048xbf16>) -> tensor<16x1024xbf16> {
   %g, %u = "dit.split"(%x) {dim = -1 : i64, sizes = array<i64: 1024, 1024>} : (tensor<16x2048xbf16>) -> (tensor<16x1024xbf16>, tensor<16x1024xbf16>)
   %a = "dit.gelu"(%g) {approximate = "tanh"} : (tensor<16x1024xbf16>) -> tensor<16x1024xbf16>
   %m = "dit.mul"(%a, %u) : (tensor<16x1024xbf16>, tensor<16x1024xbf16>) -> tensor<16x1024xbf16>
   return %m : tensor<16x1024xbf16>
+}
+
+// -----
+
+// aclnnGeluMul takes rank 2-8 (issue 12): a rank-1 input is left alone.
+// CHECK-LABEL: func.func @gelu_mul_rank1
+// CHECK-NOT: "dit.gelu_mul"
+// REPORT: skipped at {{.*}}activation.mlir:[[@LINE+4]]:8: rule gelu_mul.rank: x has rank 1, the kernel takes rank 2-8 (aclnn error 161002; [ops-nn] activation/gelu_mul/docs/aclnnGeluMul.md
+func.func @gelu_mul_rank1(%x: tensor<64xbf16>) -> tensor<32xbf16> {
+  %g, %u = "dit.split"(%x) {dim = -1 : i64, sizes = array<i64: 32, 32>} : (tensor<64xbf16>) -> (tensor<32xbf16>, tensor<32xbf16>)
+  %a = "dit.gelu"(%g) {approximate = "tanh"} : (tensor<32xbf16>) -> tensor<32xbf16>
+  %m = "dit.mul"(%a, %u) : (tensor<32xbf16>, tensor<32xbf16>) -> tensor<32xbf16>
+  return %m : tensor<32xbf16>
+}
+
+// -----
+
+// aclnnGeluMul takes at most 200000 rows (the product of all dims but the last, issue 12):
+// 2 x 150000 rows are left alone.
+// CHECK-LABEL: func.func @gelu_mul_too_many_rows
+// CHECK-NOT: "dit.gelu_mul"
+// REPORT: skipped at {{.*}}activation.mlir:[[@LINE+4]]:8: rule gelu_mul.lead_product: x [2, 150000, 64]: the product of all dims but the last is 300000 > 200000 (aclnn error 161002; [ops-nn] activation/gelu_mul/docs/aclnnGeluMul.md
+func.func @gelu_mul_too_many_rows(%x: tensor<2x150000x64xbf16>) -> tensor<2x150000x32xbf16> {
+  %g, %u = "dit.split"(%x) {dim = -1 : i64, sizes = array<i64: 32, 32>} : (tensor<2x150000x64xbf16>) -> (tensor<2x150000x32xbf16>, tensor<2x150000x32xbf16>)
+  %a = "dit.gelu"(%g) {approximate = "tanh"} : (tensor<2x150000x32xbf16>) -> tensor<2x150000x32xbf16>
+  %m = "dit.mul"(%a, %u) : (tensor<2x150000x32xbf16>, tensor<2x150000x32xbf16>) -> tensor<2x150000x32xbf16>
+  return %m : tensor<2x150000x32xbf16>
 }
 
 // -----

@@ -13,7 +13,9 @@
 // The switch is off in --fuse-all's defaults.
 // DEFAULT-LABEL: func.func @mla_kv_cache
 // DEFAULT-NOT: "dit.kv_rms_norm_rope_cache"
-// A2: skipped at {{.*}}cache.mlir:[[@LINE+9]]:9: target ascend910b has no KvRmsNormRopeCache
+// aclnnKvRmsNormRopeCache's pages list Ascend 950 only (Atlas A2/A3: 不支持); the skip names
+// the kernel-table rule and its doc.
+// A2: skipped at {{.*}}cache.mlir:[[@LINE+9]]:9: rule kv_rms_norm_rope_cache.targets: aclnnKvRmsNormRopeCache exists on ascend950 only, not on ascend910b (aclnn error 161002; [ops-transformer] posembedding/kv_rms_norm_rope_cache/docs/aclnnKvRmsNormRopeCache.md
 func.func @mla_kv_cache(%kv: tensor<2x1x4x576xbf16>, %gamma: tensor<512xbf16>, %cos: tensor<2x1x4x64xbf16>, %sin: tensor<2x1x4x64xbf16>, %index: tensor<2x4xi64>, %k_cache: tensor<2x1x128x64xbf16>, %ckv_cache: tensor<2x1x128x512xbf16>) -> (tensor<2x1x128x64xbf16>, tensor<2x1x128x512xbf16>) {
   %c, %r = "dit.split"(%kv) {dim = -1 : i64, sizes = array<i64: 512, 64>} : (tensor<2x1x4x576xbf16>) -> (tensor<2x1x4x512xbf16>, tensor<2x1x4x64xbf16>)
   %cn = "dit.rms_norm"(%c, %gamma) {epsilon = 1.0e-5 : f32} : (tensor<2x1x4x512xbf16>, tensor<512xbf16>) -> tensor<2x1x4x512xbf16>

@@ -208,12 +208,13 @@ func.func @gelu_mul_bias_mismatch(%x: tensor<8x16xbf16>, %wg: tensor<32x16xbf16>
 
 // -----
 
-// The merged width 1536 exceeds GeluMul's 1024 (reported); the projections stay separate.
+// The merged width 1536 exceeds GeluMul's 1024 (rule gelu_mul.last_dim, reported); the
+// projections stay separate.
 // CHECK-LABEL: func.func @gelu_mul_merged_too_wide
 // CHECK-NOT: "dit.concat"
 // CHECK-NOT: "dit.gelu_mul"
 // CHECK: "dit.gelu"
-// REPORT: skipped at {{.*}}merge.mlir:[[@LINE+5]]:8: the merged projection's last dim 1536 > 1024 (aclnnGeluMul's limit)
+// REPORT: skipped at {{.*}}merge.mlir:[[@LINE+5]]:8: the merged projection breaks rule gelu_mul.last_dim: x [4, 1536]: the last dim must be known and <= 1024 (aclnn error 161002; [ops-nn] activation/gelu_mul/docs/aclnnGeluMul.md
 func.func @gelu_mul_merged_too_wide(%x: tensor<4x64xbf16>, %wg: tensor<768x64xbf16>, %wu: tensor<768x64xbf16>) -> tensor<4x768xbf16> {
   %g = "dit.linear"(%x, %wg) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x64xbf16>, tensor<768x64xbf16>) -> tensor<4x768xbf16>
   %u = "dit.linear"(%x, %wu) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x64xbf16>, tensor<768x64xbf16>) -> tensor<4x768xbf16>
