@@ -30,10 +30,12 @@ pub struct Target {
     pub fused_matmul: bool,
     /// aclnnFusedQuantMatmul (quantized MatMul + GELU) exists.
     pub fused_quant_matmul: bool,
-    /// aclnnKvRmsNormRopeCache exists. Its pages (ops-transformer and ops-nn
-    /// aclnnKvRmsNormRopeCache.md, 产品支持情况) list Ascend 950 only, Atlas A2/A3 as 不支持;
-    /// aclnnKvRmsNormRopeCacheV2 is the variant with A2/A3. The kernel table's Targets rule
-    /// `kv_rms_norm_rope_cache.targets` says the same, and the fusion checks both.
+    /// aclnnKvRmsNormRopeCache exists. The current page (cann/ops-transformer
+    /// posembedding/kv_rms_norm_rope_cache/docs/aclnnKvRmsNormRopeCache.md, 产品支持情况, as
+    /// mirrored in mirror-cann/ops-transformer 2026-07) lists Ascend 950PR/950DT, Atlas A3 and
+    /// Atlas A2 as supported, and torch_npu's npu_kv_rmsnorm_rope_cache calls it on A2/A3;
+    /// pages of 2025 (8.3.RC1, repo-mirror-test 2025-12) still listed A2/A3 as 不支持. The
+    /// kernel table's Targets rule `kv_rms_norm_rope_cache.targets` says the same.
     pub kv_rms_norm_rope_cache: bool,
 }
 
@@ -53,7 +55,7 @@ pub const TARGETS: &[Target] = &[
         mmad_s8s4: false,
         fused_matmul: false,
         fused_quant_matmul: true,
-        kv_rms_norm_rope_cache: false,
+        kv_rms_norm_rope_cache: true,
     },
     Target {
         name: "ascend910_93",
@@ -67,7 +69,7 @@ pub const TARGETS: &[Target] = &[
         mmad_s8s4: false,
         fused_matmul: false,
         fused_quant_matmul: true,
-        kv_rms_norm_rope_cache: false,
+        kv_rms_norm_rope_cache: true,
     },
     Target {
         name: "ascend950",

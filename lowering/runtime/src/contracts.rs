@@ -23,6 +23,9 @@ use crate::kernels::{self, Arg, Call, KernelSpec, List, Text};
 pub const ACLNN_ERR_PARAM_NULLPTR: i32 = 161_001;
 /// `ACLNN_ERR_PARAM_INVALID`: a dtype, format, shape or attribute outside the documented range.
 pub const ACLNN_ERR_PARAM_INVALID: i32 = 161_002;
+/// `ACLNN_ERR_INNER_TILING_ERROR` (aclnn/opdev/op_errno.h): a shape or dtype combination the
+/// operator's tiling refuses, as some pages document for checks done there.
+pub const ACLNN_ERR_INNER_TILING_ERROR: i32 = 561_002;
 
 /// The storage format an aclTensor is described with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -464,7 +467,12 @@ mod tests {
                 assert!(ids.insert(r.id), "duplicate rule id {}", r.id);
                 assert!(!r.source.is_empty(), "{} names no doc", r.id);
                 assert!(
-                    [ACLNN_ERR_PARAM_NULLPTR, ACLNN_ERR_PARAM_INVALID].contains(&r.code),
+                    [
+                        ACLNN_ERR_PARAM_NULLPTR,
+                        ACLNN_ERR_PARAM_INVALID,
+                        ACLNN_ERR_INNER_TILING_ERROR
+                    ]
+                    .contains(&r.code),
                     "{}: code {}",
                     r.id,
                     r.code

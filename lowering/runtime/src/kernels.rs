@@ -479,6 +479,12 @@ const fn rule(id: &'static str, check: Check, source: &'static str) -> Rule {
     }
 }
 
+const TILING: i32 = contracts::ACLNN_ERR_INNER_TILING_ERROR;
+
+const KV_RMS_NORM_ROPE_CACHE_DOC: &str = "[ops-transformer] \
+    posembedding/kv_rms_norm_rope_cache/docs/aclnnKvRmsNormRopeCache.md (kv BFLOAT16/FLOAT16, \
+    161002; gamma, cos, sin 与kv数据类型一致, checked at tiling, 561002)";
+
 const GELU_MUL_DOC: &str = "[ops-nn] activation/gelu_mul/docs/aclnnGeluMul.md (input: \
     BFLOAT16/FLOAT16/FLOAT, ND, rank 2-8, last dim even and <= 1024, product of the other dims \
     <= 200000; 161002)";
@@ -1637,15 +1643,51 @@ pub const KERNELS: &[KernelSpec] = &[
             kRopeOut and cKvOut get temporaries shaped like kv with last dim 64 (cos) and 512 \
             (gamma), as the sample allocates them even with isOutputKv = false. The reference \
             page declares workspaceSize and executor by value, a documented typo (fixed in \
-            cann/ops-transformer!3828); the sample passes pointers as every aclnn op. Ascend 950 \
-            only: the ops-transformer and ops-nn pages of aclnnKvRmsNormRopeCache list Atlas A2/A3 \
-            as 不支持 (aclnnKvRmsNormRopeCacheV2 is the one with A2/A3).",
-        rules: &[rule(
+            cann/ops-transformer!3828); the sample passes pointers as every aclnn op. Ascend 950, \
+            Atlas A3 and A2: the current page lists all three (pages of 2025 listed A2/A3 as \
+            不支持), and torch_npu calls it on A2/A3.",
+        rules: &[
+            rule(
+                "kv_rms_norm_rope_cache.dtype",
+                Check::DTypes {
+                    slot: 0,
+                    allowed: &[DType::BF16, DType::F16],
+                },
+                KV_RMS_NORM_ROPE_CACHE_DOC,
+            ),
+            // "与kv数据类型一致" is checked at tiling: ACLNN_ERR_INNER_TILING_ERROR.
+            Rule {
+                code: TILING,
+                ..rule(
+                    "kv_rms_norm_rope_cache.gamma_dtype",
+                    Check::SameDType { slot: 1, like: 0 },
+                    KV_RMS_NORM_ROPE_CACHE_DOC,
+                )
+            },
+            Rule {
+                code: TILING,
+                ..rule(
+                    "kv_rms_norm_rope_cache.cos_dtype",
+                    Check::SameDType { slot: 2, like: 0 },
+                    KV_RMS_NORM_ROPE_CACHE_DOC,
+                )
+            },
+            Rule {
+                code: TILING,
+                ..rule(
+                    "kv_rms_norm_rope_cache.sin_dtype",
+                    Check::SameDType { slot: 3, like: 0 },
+                    KV_RMS_NORM_ROPE_CACHE_DOC,
+                )
+            },
+            rule(
             "kv_rms_norm_rope_cache.targets",
-            Check::Targets(A5),
+            Check::Targets(&["ascend910b", "ascend910_93", "ascend950"]),
             "[ops-transformer] posembedding/kv_rms_norm_rope_cache/docs/aclnnKvRmsNormRopeCache.md \
-             (产品支持情况: Ascend 950PR/950DT √, Atlas A2/A3 ×)",
-        )],
+             (产品支持情况, 2026-07: Ascend 950PR/950DT √, Atlas A3 √, Atlas A2 √; other products \
+             ×); [op-plugin] docs/context/torch_npu-npu_kv_rmsnorm_rope_cache.md (A2/A3)",
+            ),
+        ],
         ..BASE
     },
     KernelSpec {
@@ -2280,9 +2322,9 @@ mod tests {
             ("epsilon", AttrValue::Float(1e-5)),
             ("cache_mode", AttrValue::Str("Norm".into())),
         ]);
-        assert!(kernel_for_target("dit.kv_rms_norm_rope_cache", &mla, "ascend910b").is_none());
-        assert!(kernel_for_target("dit.kv_rms_norm_rope_cache", &mla, "ascend950").is_some());
-        // Without a target, an entry of another chip still answers (the old behaviour).
+        for chip in ["ascend910b", "ascend910_93", "ascend950"] {
+            assert!(kernel_for_target("dit.kv_rms_norm_rope_cache", &mla, chip).is_some());
+        }
         assert!(kernel_for("dit.kv_rms_norm_rope_cache", &mla).is_some());
         let v1 = attrs(&[("variant", AttrValue::Str("v1".into()))]);
         let gmm = |t| kernel_for_target("dit.grouped_matmul_swiglu_quant", &v1, t);

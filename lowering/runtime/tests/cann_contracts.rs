@@ -350,40 +350,43 @@ fn attention_is_v2_on_a2_and_v5_on_950() {
 }
 
 #[test]
-fn kv_rms_norm_rope_cache_is_950_only() {
+fn kv_rms_norm_rope_cache_runs_on_a2_and_950_with_tables_in_kv_dtype() {
     let st = Standin::build();
     let a = attrs(&[
         ("epsilon", AttrValue::Float(1e-5)),
         ("cache_mode", s("Norm")),
     ]);
-    let inputs = vec![
-        t(DType::F16, &[2, 1, 3, 576]),
-        t(DType::F16, &[512]),
-        t(DType::F16, &[2, 1, 3, 64]),
-        t(DType::F16, &[2, 1, 3, 64]),
-        t(DType::I64, &[2, 3]),
-        t(DType::F16, &[2, 1, 8, 64]),
-        t(DType::F16, &[2, 1, 8, 512]),
-    ];
+    let inputs = |tables: DType| {
+        vec![
+            t(DType::F16, &[2, 1, 3, 576]),
+            t(DType::F16, &[512]),
+            t(tables, &[2, 1, 3, 64]),
+            t(tables, &[2, 1, 3, 64]),
+            t(DType::I64, &[2, 3]),
+            t(DType::F16, &[2, 1, 8, 64]),
+            t(DType::F16, &[2, 1, 8, 512]),
+        ]
+    };
     let results = [
         ty(DType::F16, &[2, 1, 8, 64]),
         ty(DType::F16, &[2, 1, 8, 512]),
     ];
     let op = "dit.kv_rms_norm_rope_cache";
-    let (out, lines) = st.launch(A5, op, &a, &inputs, &results);
-    passes(&out, &lines, "aclnnKvRmsNormRopeCache");
-    // On an A2 the table has no entry: the backend refuses before any call.
-    let (out, _) = st.launch(A2, op, &a, &inputs, &results);
-    assert!(matches!(out, Err(RuntimeError::Contract { .. })), "{out:?}");
-    st.chip_is("ascend910b");
-    let (out, lines) = st.launch(A5, op, &a, &inputs, &results);
     let sym = "aclnnKvRmsNormRopeCache";
+    // The current page lists Ascend 950, Atlas A3 and A2.
+    for soc in [A5, A2] {
+        st.chip_is(if soc == A5 { "ascend950" } else { "ascend910b" });
+        let (out, lines) = st.launch(soc, op, &a, &inputs(DType::F16), &results);
+        passes(&out, &lines, sym);
+    }
+    // f32 tables with an f16 kv: 与kv数据类型一致 is checked at tiling (561002).
+    let (out, lines) = st.launch(A2, op, &a, &inputs(DType::F32), &results);
     refused(
         &out,
         &lines,
         sym,
-        "kv_rms_norm_rope_cache.targets",
-        ACLNN_ERR_PARAM_INVALID,
+        "kv_rms_norm_rope_cache.cos_dtype",
+        561_002,
     );
 }
 

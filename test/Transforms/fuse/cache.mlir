@@ -13,9 +13,9 @@
 // The switch is off in --fuse-all's defaults.
 // DEFAULT-LABEL: func.func @mla_kv_cache
 // DEFAULT-NOT: "dit.kv_rms_norm_rope_cache"
-// aclnnKvRmsNormRopeCache's pages list Ascend 950 only (Atlas A2/A3: 不支持); the skip names
-// the kernel-table rule and its doc.
-// A2: skipped at {{.*}}cache.mlir:[[@LINE+9]]:9: rule kv_rms_norm_rope_cache.targets: aclnnKvRmsNormRopeCache exists on ascend950 only, not on ascend910b (aclnn error 161002; [ops-transformer] posembedding/kv_rms_norm_rope_cache/docs/aclnnKvRmsNormRopeCache.md
+// aclnnKvRmsNormRopeCache's current page lists Ascend 950, Atlas A3 and Atlas A2 (pages of 2025
+// listed A2/A3 as 不支持; torch_npu calls it on A2/A3): on the default target it fuses too.
+// A2: applied at {{.*}}cache.mlir:[[@LINE+9]]:9: rms_norm + rope + cache writes -> dit.kv_rms_norm_rope_cache (Norm)
 func.func @mla_kv_cache(%kv: tensor<2x1x4x576xbf16>, %gamma: tensor<512xbf16>, %cos: tensor<2x1x4x64xbf16>, %sin: tensor<2x1x4x64xbf16>, %index: tensor<2x4xi64>, %k_cache: tensor<2x1x128x64xbf16>, %ckv_cache: tensor<2x1x128x512xbf16>) -> (tensor<2x1x128x64xbf16>, tensor<2x1x128x512xbf16>) {
   %c, %r = "dit.split"(%kv) {dim = -1 : i64, sizes = array<i64: 512, 64>} : (tensor<2x1x4x576xbf16>) -> (tensor<2x1x4x512xbf16>, tensor<2x1x4x64xbf16>)
   %cn = "dit.rms_norm"(%c, %gamma) {epsilon = 1.0e-5 : f32} : (tensor<2x1x4x512xbf16>, tensor<512xbf16>) -> tensor<2x1x4x512xbf16>
@@ -61,3 +61,23 @@ func.func @mla_wrong_width(%kv: tensor<2x1x4x512xbf16>, %gamma: tensor<448xbf16>
   %c2 = "dit.opaque"(%ckv_cache, %index, %cn) {name = "scatter_update"} : (tensor<2x1x128x448xbf16>, tensor<2x4xi64>, tensor<2x1x4x448xbf16>) -> tensor<2x1x128x448xbf16>
   return %k2, %c2 : tensor<2x1x128x64xbf16>, tensor<2x1x128x448xbf16>
 }
+
+// -----
+
+// cos and sin must have kv's dtype ("与kv数据类型一致", checked at the kernel's tiling: 561002):
+// f32 tables with a bf16 kv do not fuse, and the skip names the rule.
+// A2: skipped at {{.*}}cache.mlir:[[@LINE+11]]:9: rule kv_rms_norm_rope_cache.cos_dtype: cos is f32, kv is bf16: the kernel takes them alike (aclnn error 561002;
+// CHECK-LABEL: func.func @mla_kv_cache_f32_tables
+// CHECK-NOT: "dit.kv_rms_norm_rope_cache"
+func.func @mla_kv_cache_f32_tables(%kv: tensor<2x1x4x576xbf16>, %gamma: tensor<512xbf16>, %cos: tensor<2x1x4x64xf32>, %sin: tensor<2x1x4x64xf32>, %index: tensor<2x4xi64>, %k_cache: tensor<2x1x128x64xbf16>, %ckv_cache: tensor<2x1x128x512xbf16>) -> (tensor<2x1x128x64xbf16>, tensor<2x1x128x512xbf16>) {
+  %c, %r = "dit.split"(%kv) {dim = -1 : i64, sizes = array<i64: 512, 64>} : (tensor<2x1x4x576xbf16>) -> (tensor<2x1x4x512xbf16>, tensor<2x1x4x64xbf16>)
+  %cn = "dit.rms_norm"(%c, %gamma) {epsilon = 1.0e-5 : f32} : (tensor<2x1x4x512xbf16>, tensor<512xbf16>) -> tensor<2x1x4x512xbf16>
+  %x1 = "dit.slice"(%r) {dim = 3 : i64, start = 0 : i64, end = 64 : i64, step = 2 : i64} : (tensor<2x1x4x64xbf16>) -> tensor<2x1x4x32xbf16>
+  %x2 = "dit.slice"(%r) {dim = 3 : i64, start = 1 : i64, end = 64 : i64, step = 2 : i64} : (tensor<2x1x4x64xbf16>) -> tensor<2x1x4x32xbf16>
+  %xd = "dit.concat"(%x1, %x2) {dim = -1 : i64} : (tensor<2x1x4x32xbf16>, tensor<2x1x4x32xbf16>) -> tensor<2x1x4x64xbf16>
+  %kp = "dit.rope"(%xd, %cos, %sin) {mode = "half"} : (tensor<2x1x4x64xbf16>, tensor<2x1x4x64xf32>, tensor<2x1x4x64xf32>) -> tensor<2x1x4x64xbf16>
+  %k2 = "dit.opaque"(%k_cache, %index, %kp) {name = "scatter_update"} : (tensor<2x1x128x64xbf16>, tensor<2x4xi64>, tensor<2x1x4x64xbf16>) -> tensor<2x1x128x64xbf16>
+  %c2 = "dit.opaque"(%ckv_cache, %index, %cn) {name = "scatter_update"} : (tensor<2x1x128x512xbf16>, tensor<2x4xi64>, tensor<2x1x4x512xbf16>) -> tensor<2x1x128x512xbf16>
+  return %k2, %c2 : tensor<2x1x128x64xbf16>, tensor<2x1x128x512xbf16>
+}
+

@@ -1,6 +1,11 @@
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=swiglu,gmm_swiglu | FileCheck %s
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=swiglu,gmm_swiglu --target=ascend950 | FileCheck %s --check-prefix=A5
 // RUN: dit-opt %s --split-input-file --dit-fuse-patterns --fuse=swiglu,gmm_swiglu --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// Numerical check: the WeightNZ kernel reads the weight the init entry re-laid into FRACTAL_NZ
+// once (dit_rt_to_nz: the one init launch); the values match the unfused graph.
+// RUN: dit-run %s --split-input-file --compare-unfused --fuse=swiglu,gmm_swiglu | FileCheck %s --check-prefix=EXEC
+// EXEC: @gmm_weight_argument: reference 3 kernels, fuse-all 1 kernels (1 launches per call; init 1 launches, 256.0 KiB pre-packed)
+// EXEC-NOT: FAIL
 
 // ----- enable_gmm_swiglu: grouped_matmul + swiglu + dynamic_quant == grouped_matmul_swiglu_quant -----
 // A8W8 wants the weight in FRACTAL_NZ (aclnnGroupedMatmulSwigluQuant(V2) docs; issue 12). On

@@ -201,3 +201,52 @@ fn fused_flux_block_runs_on_the_standin_cann_like_the_cpu_backend() {
         .any(|l| l.starts_with("MALLOC") && field(l, "ptr") == ws));
     assert_eq!(lines.last().copied(), Some("FINALIZE live_device=0"));
 }
+
+/// A weight the kernel takes in FRACTAL_NZ (grouped matmul + SwiGLU + quant on Atlas A2, the
+/// WeightNZ operator): the init entry re-lays it once, and every call passes the NZ copy, which
+/// the stand-in sees as an FRACTAL_NZ aclTensor with the documented fractal dims.
+#[test]
+fn nz_weight_is_pre_packed_once_and_runs_on_the_standin() {
+    let bin = build_tools();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let text = std::fs::read_to_string(root().join("test/Transforms/fuse/moe.mlir")).expect("moe");
+    let unfused = d.join("gmm.mlir");
+    let chunk = text
+        .split("\n// -----\n")
+        .find(|c| c.contains("func.func @gmm_weight_argument("))
+        .expect("the weight-argument chunk");
+    std::fs::write(&unfused, chunk).expect("write");
+    let fused = d.join("fused.mlir");
+    run(Command::new(bin.join("dit-opt"))
+        .arg(&unfused)
+        .args(["--dit-fuse-patterns", "--fuse=swiglu,gmm_swiglu", "-o"])
+        .arg(&fused));
+    let standin = d.join("standin");
+    std::fs::create_dir_all(&standin).expect("dir");
+    standin_build::compile_standin(&standin);
+    let log = d.join("calls.log");
+    std::fs::write(&log, "").expect("log");
+    let out = run(Command::new(env!("CARGO_BIN_EXE_dit-run"))
+        .arg(&fused)
+        .arg("--reference")
+        .arg(&unfused)
+        .args(["--reference-backend=cpu", "--backend=cann", "--calls=2"])
+        .arg("--cann-dir")
+        .arg(&standin)
+        .env("DIT_CANN_STANDIN_LOG", &log)
+        .env_remove("DIT_CANN_STANDIN_PROTOCOL_ONLY"));
+    assert!(out.contains("init 1 launches"), "{out}");
+    assert_eq!(out.matches(" ok").count(), 2, "{out}");
+    let text = std::fs::read_to_string(&log).expect("log");
+    let calls: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("CALL aclnnGroupedMatmulSwigluQuantWeightNZGetWorkspaceSize"))
+        .collect();
+    assert_eq!(calls.len(), 2, "one call per inference: {text}");
+    for c in calls {
+        // [E, K, N] = [8, 128, 256] int8 as [E, N/32, K/16, 16, 32].
+        assert!(c.contains("weight=T{dt=2,fmt=29,view=[8,8,8,16,32]"), "{c}");
+    }
+    assert!(!text.contains("ERROR"), "{text}");
+}

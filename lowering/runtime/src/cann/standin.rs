@@ -318,9 +318,11 @@ unsafe fn rebuild(
                         set(&mut r.attrs, name, AttrValue::Bool(false))?;
                         t
                     }
-                    // The dit operand's logical shape is not recoverable from the padded NZ
-                    // dims alone.
-                    View::Nz => return Err("an NZ operand is not rebuilt".into()),
+                    // The NZ dims `[.., ⌈C/c0⌉, ⌈R/16⌉, 16, c0]` give the matrix up to its
+                    // padding: rebuilt as `[.., R, C]` when R and C are whole fractals (what
+                    // dit's models use), else the padded shape, which the op's shape check
+                    // then refuses: an error, never a silently cropped weight.
+                    View::Nz => nz_logical(t)?,
                 };
                 set_slot(&mut r.inputs, slot, t);
             }
@@ -482,6 +484,25 @@ unsafe fn rebuild(
         return Err("the rebuilt attributes and operands select another entry".into());
     }
     Ok(r)
+}
+
+/// The row-major tensor an NZ-described stand-in tensor holds (see the `View::Nz` case).
+fn nz_logical(t: Tensor) -> Result<Tensor, String> {
+    let n = t.shape.len();
+    if n < 4 {
+        return Err(format!(
+            "an NZ tensor of rank {n}: FRACTAL_NZ has at least 4 dims"
+        ));
+    }
+    let (c1, r1, c0) = (t.shape[n - 4], t.shape[n - 3], t.shape[n - 1]);
+    let mut shape = t.shape[..n - 4].to_vec();
+    shape.extend([r1 * t.shape[n - 2], c1 * c0]);
+    let data = crate::nz::from_nz(t.dtype, &shape, &t.data);
+    Ok(Tensor {
+        dtype: t.dtype,
+        shape,
+        data,
+    })
 }
 
 #[cfg(test)]
