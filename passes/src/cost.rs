@@ -139,7 +139,7 @@ fn is_function_argument(v: dit_dialect::ir::Val) -> bool {
 /// Chains longer than this are not followed (the models' weight chains are 1-3 ops).
 const MAX_PREPACK_CHAIN: usize = 8;
 
-/// Whether `v` is known at load time: a function argument, or a layout op (see [`LAYOUT_OPS`])
+/// Whether `v` is known at load time: a function argument, or a layout op (see `LAYOUT_OPS`)
 /// of such values. Says nothing of whether the pre-pack actually computes it: that needs
 /// every use to be load-time too (see [`is_load_time_prepack`]).
 pub fn is_load_time_value(v: dit_dialect::ir::Val) -> bool {

@@ -343,7 +343,7 @@ impl CannBackend {
     /// from `op`, `attrs` and the filled slots. A one-op call on host tensors: the operands
     /// are uploaded, the calls are queued, the stream is synchronised once, the results are
     /// downloaded, and every device buffer and CANN object of the op is released (a context
-    /// keeps tensors on the device instead, see [`CannBackend::launch_on_device`]).
+    /// keeps tensors on the device instead, see `CannBackend::launch_on_device`).
     pub fn launch(
         &mut self,
         op: &str,
