@@ -18,7 +18,10 @@ pub const VIEWS: &[&str] = &["dit.reshape", "dit.bitcast", "dit.broadcast", "dit
 
 /// Whether `op` only re-describes memory: a reshape, bitcast or broadcast, or a split / step-1
 /// slice along a dim whose outer dims are all 1 (each piece is then one contiguous range of
-/// its input, an offset view).
+/// its input, an offset view). Any other split or slice is a copy kernel, whoever reads it: the
+/// generated kernels take contiguous inputs (their launch ABI passes one pointer per tensor),
+/// and so do most library kernels, so the lowering launches the copy where the model counts it
+/// (passing the piece strided would only move the copy into the backend, uncounted).
 pub fn is_view(op: Op) -> bool {
     let name = op.name();
     if VIEWS.contains(&name.as_str()) {
@@ -40,35 +43,19 @@ pub fn is_view(op: Op) -> bool {
         return false;
     }
     let contiguous = t.shape[..dim as usize].iter().all(|d| *d == Some(1));
-    contiguous || read_only_by_generated_kernels(op)
-}
-
-/// Whether every result of `op` is read only by dit.fused kernels: a generated kernel copies
-/// its tiles in with a row stride, so a strided piece of a tensor costs it nothing extra
-/// (library kernels would first make such a piece contiguous, a copy kernel).
-fn read_only_by_generated_kernels(op: Op) -> bool {
-    op.results().into_iter().all(|r| {
-        r.users().into_iter().all(|u| {
-            u.is("dit.fused")
-                || (VIEWS.contains(&u.name().as_str())
-                    && u.name() != "dit.yield"
-                    && read_only_by_generated_kernels(u))
-        })
-    })
+    contiguous
 }
 
 /// The value a dynamic dim counts as (the report states it).
 pub const DYNAMIC_DIM: i64 = 1;
 
 /// Bytes of one tensor, dynamic dims counted as [`DYNAMIC_DIM`]; sub-byte types round up.
+/// Saturates at `u64::MAX` where the count does not fit ([`TensorInfo::checked_bytes`]): a cost
+/// is only summed, compared and reported. The verifier refuses such a tensor on a dit op, so a
+/// saturated size can only come from a `--shape-hint`, which feeds the report alone.
 pub fn tensor_bytes(t: &TensorInfo) -> u64 {
-    let elements = t
-        .shape
-        .iter()
-        .map(|d| d.unwrap_or(DYNAMIC_DIM).max(0) as u128)
-        .product::<u128>();
-    let bits = elements * u128::from(t.elem.bits().unwrap_or(32));
-    u64::try_from(bits.div_ceil(8)).unwrap_or(u64::MAX)
+    debug_assert_eq!(DYNAMIC_DIM, 1, "checked_bytes counts a dynamic dim as 1");
+    t.checked_bytes().unwrap_or(u64::MAX)
 }
 
 /// Ops a load-time pre-pack may apply to a weight or table: re-layouts, views, and the dtype
@@ -265,7 +252,7 @@ fn temp_bytes(op: Op) -> u64 {
             if t.dtype == dit_runtime::kernels::TempType::F32 {
                 info.elem = dit_dialect::tensor::Elem::F32;
             }
-            Some(tensor_bytes(&info) * (1 + reads_back))
+            Some(tensor_bytes(&info).saturating_mul(1 + reads_back))
         })
         .fold(0u64, u64::saturating_add)
 }
@@ -282,6 +269,81 @@ pub fn kernel_bytes(op: Op) -> u64 {
     sum(op.operands())
         .saturating_add(sum(op.results()))
         .saturating_add(temp_bytes(op))
+}
+
+/// What a part of the graph costs on every call: the kernels the per-call entry launches for it
+/// and the DDR bytes they move. Load-time re-layouts and views cost nothing here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CallCost {
+    pub kernels: usize,
+    pub bytes: u64,
+}
+
+impl CallCost {
+    /// One kernel moving `bytes`.
+    pub fn kernel(bytes: u64) -> Self {
+        Self { kernels: 1, bytes }
+    }
+
+    /// What `ops` cost per call where they stand, placed as the lowering places them.
+    pub fn of_ops(ops: &[Op]) -> Self {
+        ops.iter()
+            .fold(Self::default(), |cost, op| match placement(*op) {
+                Placement::PerCall { launches } => cost.plus(Self {
+                    kernels: launches,
+                    bytes: kernel_bytes(*op),
+                }),
+                _ => cost,
+            })
+    }
+
+    /// Both costs together.
+    pub fn plus(self, other: Self) -> Self {
+        Self {
+            kernels: self.kernels.saturating_add(other.kernels),
+            bytes: self.bytes.saturating_add(other.bytes),
+        }
+    }
+}
+
+impl std::fmt::Display for CallCost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = if self.kernels == 1 { "" } else { "s" };
+        write!(f, "{} kernel{s}, {}", self.kernels, human_bytes(self.bytes))
+    }
+}
+
+/// The benefit check of a rewrite that adds work (re-laid weights, extra ops, recomputation):
+/// it pays when the rewritten region launches no more kernels and moves no more DDR bytes per
+/// call than the original. Neither measure may get worse, because the cost model has no exchange
+/// rate between a launch and a byte that holds across shapes. `Err` names both costs, for the
+/// fusion report.
+pub fn rewrite_pays(original: CallCost, rewritten: CallCost) -> Result<(), String> {
+    if rewritten.kernels <= original.kernels && rewritten.bytes <= original.bytes {
+        Ok(())
+    } else {
+        Err(format!(
+            "{rewritten} per call against {original} without the rewrite"
+        ))
+    }
+}
+
+/// Whether the init entry could compute a re-layout of `v` that a rewrite builds for a Cube
+/// kernel's weight (or bias) slot: `v` is known at load time and nothing reads it, or a layout
+/// of it, on every call. A per-call reader would share the layout chain (CSE and dit-sink-split
+/// merge the new slices with its), and the pre-pack computes only chains no per-call op reads.
+pub fn relayout_at_load(v: dit_dialect::ir::Val) -> bool {
+    is_load_time_value(v) && value_consumed_at_load(v, 0)
+}
+
+/// Per-call cost of a re-layout that copies `v` (a concat of its slices, a transpose): nothing
+/// when the pre-pack does it (see [`relayout_at_load`]), else one kernel reading and writing it.
+pub fn relayout_cost(v: dit_dialect::ir::Val) -> CallCost {
+    if relayout_at_load(v) {
+        return CallCost::default();
+    }
+    let bytes = v.tensor().map_or(0, |t| tensor_bytes(&t));
+    CallCost::kernel(bytes.saturating_mul(2))
 }
 
 /// The biggest single kernel by DDR bytes.
@@ -470,8 +532,7 @@ pub fn bind_dynamic_dims(func: Op, hints: &ShapeHints) -> BoundShapes {
                 shape[j] = if concat_dim == Some(j) {
                     operands
                         .iter()
-                        .map(|(_, b)| b.get(j).copied().flatten())
-                        .sum::<Option<i64>>()
+                        .try_fold(0i64, |sum, (_, b)| sum.checked_add(b.get(j).copied()??))
                 } else {
                     operands
                         .iter()
@@ -485,9 +546,14 @@ pub fn bind_dynamic_dims(func: Op, hints: &ShapeHints) -> BoundShapes {
             }
             if op.is("dit.reshape") && t.shape.iter().filter(|d| d.is_none()).count() == 1 {
                 if let Some((_, input)) = operands.first() {
-                    let total: Option<i64> = input.iter().copied().product();
-                    let known: i64 = t.shape.iter().flatten().product();
-                    if let (Some(total), true) = (total, known > 0) {
+                    // Products that overflow bind nothing: the dim stays unbound.
+                    let total = input.iter().try_fold(1i64, |acc, d| acc.checked_mul((*d)?));
+                    let known = t
+                        .shape
+                        .iter()
+                        .flatten()
+                        .try_fold(1i64, |acc, d| acc.checked_mul(*d));
+                    if let (Some(total), Some(known @ 1..)) = (total, known) {
                         let j = t.shape.iter().position(|d| d.is_none()).unwrap_or(0);
                         shape[j] = Some(total / known);
                     }
@@ -613,8 +679,13 @@ pub fn measure_functions(root: Op, hints: &ShapeHints) -> Vec<(String, GraphCost
         .collect()
 }
 
-/// Bytes in a short human form: `1.5 GiB`, `12.0 MiB`, `512 B`.
+/// Bytes in a short human form: `1.5 GiB`, `12.0 MiB`, `512 B`; `u64::MAX` (a saturated size)
+/// as such.
 pub fn human_bytes(bytes: u64) -> String {
+    // tensor_bytes and the sums saturate there: the true size is unknown, only that it is huge.
+    if bytes == u64::MAX {
+        return "over 16 EiB (saturated)".to_string();
+    }
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut value = bytes as f64;
     let mut unit = 0;
@@ -690,6 +761,47 @@ mod tests {
             p.iter().find(|(n, _)| n == "dit.rope").map(|(_, pl)| *pl),
             Some(Placement::PerCall { .. })
         ));
+    }
+
+    #[test]
+    fn a_rewrite_pays_when_neither_kernels_nor_bytes_grow() {
+        let cost = |kernels, bytes| CallCost { kernels, bytes };
+        assert!(rewrite_pays(cost(3, 100), cost(2, 100)).is_ok());
+        assert!(rewrite_pays(cost(2, 100), cost(2, 100)).is_ok());
+        let e = rewrite_pays(cost(2, 76 << 10), cost(3, 140 << 10)).unwrap_err();
+        assert_eq!(
+            e,
+            "3 kernels, 140.0 KiB per call against 2 kernels, 76.0 KiB without the rewrite"
+        );
+        // Fewer launches do not buy more bytes, nor the other way round.
+        assert!(rewrite_pays(cost(3, 100), cost(2, 101)).is_err());
+        assert!(rewrite_pays(cost(2, 100), cost(3, 50)).is_err());
+        assert_eq!(cost(1, 512).to_string(), "1 kernel, 512 B");
+    }
+
+    #[test]
+    fn relayouts_are_free_only_when_no_per_call_op_reads_the_weight() {
+        let context = dit_dialect::new_context().expect("dialect loads");
+        let module = dit_dialect::parse_module(
+            &context,
+            r#"func.func @f(%x: tensor<2x8xbf16>, %w: tensor<4x8xbf16>, %v: tensor<4x8xbf16>) -> (tensor<2x4xbf16>, tensor<2x4xbf16>, tensor<4x8xbf16>) {
+                 %a = "dit.linear"(%x, %w) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<2x8xbf16>, tensor<4x8xbf16>) -> tensor<2x4xbf16>
+                 %b = "dit.linear"(%x, %v) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<2x8xbf16>, tensor<4x8xbf16>) -> tensor<2x4xbf16>
+                 %n = "dit.neg"(%v) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+                 return %a, %b, %n : tensor<2x4xbf16>, tensor<2x4xbf16>, tensor<4x8xbf16>
+               }"#,
+        )
+        .expect("parses");
+        let root = Op(module.as_operation().to_raw());
+        let mut linears = Vec::new();
+        root.walk(&mut |op| {
+            if op.is("dit.linear") {
+                linears.push(op.operand(1));
+            }
+        });
+        assert_eq!(relayout_cost(linears[0]), CallCost::default());
+        // 4x8 bf16 = 64 B, read and written by the per-call copy.
+        assert_eq!(relayout_cost(linears[1]), CallCost::kernel(128));
     }
 
     #[test]

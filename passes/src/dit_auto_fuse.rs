@@ -89,6 +89,8 @@ pub struct AutoFuse {
     exclude: Vec<String>,
     blacklist: Vec<(String, String)>,
     min_benefit: f64,
+    /// The options as the pipeline gave them: they win over a config file's `[auto_fuse]`.
+    given: Vec<(String, String)>,
 }
 
 impl AutoFuse {
@@ -99,6 +101,7 @@ impl AutoFuse {
             exclude: vec![],
             blacklist: vec![],
             min_benefit: 0.2,
+            given: options.to_vec(),
         };
         for (key, value) in options {
             match key.as_str() {
@@ -144,6 +147,23 @@ impl AutoFuse {
         Ok(pass)
     }
 
+    /// The pass as this run configures it: the config file's `[auto_fuse]` options (in the
+    /// pass context's switches), then the pipeline's own, which win where both set one.
+    fn configured(&self, context: &PassContext) -> Result<Self, String> {
+        let mut options: Vec<(String, String)> = context
+            .switches
+            .auto_fuse_options()
+            .iter()
+            .filter(|(name, _)| self.given.iter().all(|(g, _)| g != name))
+            .cloned()
+            .collect();
+        options.extend(self.given.iter().cloned());
+        Self::from_options(&options).map(|mut pass| {
+            pass.given = self.given.clone();
+            pass
+        })
+    }
+
     fn is_candidate(&self, op: Op) -> bool {
         is_vector_op(op)
             && !self.exclude.contains(&op.name())
@@ -157,12 +177,80 @@ impl AutoFuse {
                 .operands()
                 .into_iter()
                 .chain(op.results())
-                .all(|v| v.tensor().is_some_and(|t| t.rank() == 0 || t.dim_from_back(0).is_some()))
+                .all(|v| v.tensor().is_some_and(|t| {
+                    (t.rank() == 0 || t.dim_from_back(0).is_some())
+                        // A size that does not fit would saturate the UB and benefit sums
+                        // (the verifier refuses it; this keeps the pass safe on its own).
+                        && t.checked_bytes().is_some()
+                }))
     }
 
     fn blacklisted(&self, producer: Op, consumer: Op) -> bool {
         let (p, c) = (producer.name(), consumer.name());
         self.blacklist.iter().any(|(a, b)| *a == p && *b == c)
+    }
+
+    /// The blacklist holds for a group: no member reads a member it may not be grouped with.
+    /// Checked on every group however it was formed (a chain joined through a third op, a
+    /// sibling merge of dependent kernels), not only on the edge that joined it.
+    fn respects_blacklist(&self, members: &[Op]) -> bool {
+        self.blacklist.is_empty()
+            || members.iter().all(|consumer| {
+                consumer.operands().into_iter().all(|v| {
+                    v.defining_op()
+                        .filter(|p| members.contains(p))
+                        .is_none_or(|p| !self.blacklisted(p, *consumer))
+                })
+            })
+    }
+
+    /// Whether a final group may become one kernel: the blacklist holds and it saves enough
+    /// DDR bytes, or it is the one-op group of an op whose library entry launches several
+    /// kernels (its benefit is fewer launches). `Err` is the reason, for the report.
+    fn final_check(&self, members: &[Op]) -> Result<(), String> {
+        if members.len() == 1 && several_launches(members[0]) {
+            return Ok(());
+        }
+        if !self.respects_blacklist(members) {
+            return Err(format!(
+                "{} ops would pair a blacklisted producer and consumer",
+                members.len()
+            ));
+        }
+        let benefit = benefit(members);
+        if benefit < self.min_benefit {
+            return Err(format!(
+                "{} ops would save {:.0}% of their DDR bytes, below min-benefit {:.0}%",
+                members.len(),
+                benefit * 100.0,
+                self.min_benefit * 100.0
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Saved DDR bytes / the members' DDR bytes without the fusion: the intermediates that stay in
+/// the UB, plus the repeated reads of a tensor several members read (the kernel captures it
+/// once), which is what a sibling merge saves.
+fn benefit(members: &[Op]) -> f64 {
+    let shape = shape_of(members);
+    let rereads = shape
+        .inputs
+        .iter()
+        .map(|v| {
+            let reads = members
+                .iter()
+                .map(|m| m.operands().into_iter().filter(|o| o == v).count() as u64)
+                .sum::<u64>();
+            let bytes = v.tensor().map_or(0, |t| tensor_bytes(&t));
+            bytes.saturating_mul(reads.saturating_sub(1))
+        })
+        .fold(0u64, u64::saturating_add);
+    if shape.total_bytes == 0 {
+        0.0
+    } else {
+        shape.saved_bytes.saturating_add(rereads) as f64 / shape.total_bytes as f64
     }
 }
 
@@ -173,7 +261,9 @@ fn tile_bytes(t: &TensorInfo) -> u64 {
         elem: t.elem.clone(),
         shape: vec![t.dim_from_back(0).or(Some(1))],
     };
-    tensor_bytes(&row).div_ceil(UB_ALIGN) * UB_ALIGN * 2
+    tensor_bytes(&row)
+        .div_ceil(UB_ALIGN)
+        .saturating_mul(UB_ALIGN * 2)
 }
 
 /// A group's values: captured inputs (in first-use order), results used outside, UB need.
@@ -185,35 +275,26 @@ struct GroupShape {
     total_bytes: u64,
 }
 
-impl GroupShape {
-    /// Saved DDR bytes / the members' DDR bytes without the fusion.
-    fn benefit(&self) -> f64 {
-        if self.total_bytes == 0 {
-            0.0
-        } else {
-            self.saved_bytes as f64 / self.total_bytes as f64
-        }
-    }
-}
-
 fn shape_of(members: &[Op]) -> GroupShape {
     let inside = |op: Option<Op>| op.is_some_and(|o| members.contains(&o));
     let mut inputs: Vec<Val> = Vec::new();
     let mut outputs = Vec::new();
-    let mut ub_bytes = 0;
+    let mut ub_bytes = 0u64;
     let mut saved_bytes = 0u64;
     let mut total_bytes = 0u64;
     for op in members {
         total_bytes = total_bytes.saturating_add(kernel_bytes(*op));
         for v in op.operands() {
             if !inside(v.defining_op()) && !inputs.contains(&v) {
-                ub_bytes += v.tensor().map_or(0, |t| tile_bytes(&t));
+                ub_bytes = v
+                    .tensor()
+                    .map_or(ub_bytes, |t| ub_bytes.saturating_add(tile_bytes(&t)));
                 inputs.push(v);
             }
         }
         let result = op.result(0);
         let t = result.tensor();
-        ub_bytes += t.as_ref().map_or(0, tile_bytes);
+        ub_bytes = ub_bytes.saturating_add(t.as_ref().map_or(0, tile_bytes));
         let users = result.users();
         if users.iter().any(|u| !members.contains(u)) || users.is_empty() {
             // An extra output (level 2): written once either way, but the in-group users
@@ -224,7 +305,8 @@ fn shape_of(members: &[Op]) -> GroupShape {
             outputs.push(result);
         } else {
             // Written and read back once through DDR without the fusion.
-            saved_bytes = saved_bytes.saturating_add(2 * t.as_ref().map_or(0, tensor_bytes));
+            saved_bytes =
+                saved_bytes.saturating_add(t.as_ref().map_or(0, tensor_bytes).saturating_mul(2));
         }
     }
     GroupShape {
@@ -238,6 +320,19 @@ fn shape_of(members: &[Op]) -> GroupShape {
 
 impl DitPass for AutoFuse {
     fn run(&mut self, module: Op, context: &PassContext) -> Result<(), PassFailed> {
+        let configured = self.configured(context).map_err(|e| {
+            dit_dialect::diagnostics::emit_error(
+                module.location(),
+                &format!("dit-auto-fuse: --fusion-config [auto_fuse]: {e}"),
+            );
+            PassFailed
+        })?;
+        configured.run_configured(module, context)
+    }
+}
+
+impl AutoFuse {
+    fn run_configured(&self, module: Op, context: &PassContext) -> Result<(), PassFailed> {
         if self.level == 0 {
             return Ok(());
         }
@@ -259,10 +354,41 @@ impl DitPass for AutoFuse {
                 .unwrap_or_default();
             let mut kernel_index = 0;
             for block in func.region_blocks(0) {
-                if self.level == 2 {
-                    self.recompute_branches(&block.ops(), context);
+                let mut recomputes = if self.level == 2 {
+                    self.recompute_branches(&block.ops())
+                } else {
+                    Vec::new()
+                };
+                // A recomputation pays only when every copy ends in its user's kernel; one that
+                // did not is undone and the block partitioned again without it.
+                let (groups, skips) = loop {
+                    let mut skips = Vec::new();
+                    let groups = self.partition(&block.ops(), budget, &mut skips);
+                    let (kept, failed): (Vec<_>, Vec<_>) =
+                        recomputes.into_iter().partition(|r| r.succeeded(&groups));
+                    recomputes = kept;
+                    if failed.is_empty() {
+                        break (groups, skips);
+                    }
+                    for r in failed {
+                        r.undo();
+                    }
+                };
+                for (op, reason) in skips {
+                    context.report.skipped("dit-auto-fuse", op, reason);
                 }
-                for (group, siblings) in self.partition(&block.ops(), budget, &context.report) {
+                for r in &recomputes {
+                    context.report.applied(
+                        "dit-auto-fuse",
+                        r.producer,
+                        format!(
+                            "recomputed {} for each of its {} users instead of a DDR round trip (level 2)",
+                            r.producer.name(),
+                            r.branches.len()
+                        ),
+                    );
+                }
+                for (group, siblings) in groups {
                     self.fuse(
                         group,
                         siblings,
@@ -285,7 +411,8 @@ impl AutoFuse {
     /// user gets its own copy instead: every copy re-reads at most what the shared value would
     /// have been read as, the write of the shared value is gone, and the recomputation is a
     /// few vector instructions per element (far under 10% of the DDR bytes saved).
-    fn recompute_branches(&self, ops: &[Op], context: &PassContext) {
+    fn recompute_branches(&self, ops: &[Op]) -> Vec<Recompute> {
+        let mut done = Vec::new();
         for &producer in ops {
             if !self.is_candidate(producer) {
                 continue;
@@ -300,9 +427,9 @@ impl AutoFuse {
             }
             let same_block = |u: &Op| u.parent() == producer.parent() && ops.contains(u);
             if distinct.len() < 2
-                || !distinct
-                    .iter()
-                    .all(|u| self.is_candidate(*u) && same_block(u))
+                || !distinct.iter().all(|u| {
+                    self.is_candidate(*u) && same_block(u) && !self.blacklisted(producer, *u)
+                })
             {
                 continue;
             }
@@ -311,11 +438,12 @@ impl AutoFuse {
                 .iter()
                 .filter_map(|v| v.tensor())
                 .map(|t| tensor_bytes(&t))
-                .sum();
+                .fold(0, u64::saturating_add);
             let output_bytes = result.tensor().map_or(0, |t| tensor_bytes(&t));
             if input_bytes > output_bytes {
                 continue;
             }
+            let mut branches = vec![(producer, distinct[0])];
             for user in distinct.iter().skip(1) {
                 let copy = producer.clone_before(*user);
                 for i in 0..user.num_operands() {
@@ -323,17 +451,11 @@ impl AutoFuse {
                         user.set_operand(i, copy.result(0));
                     }
                 }
+                branches.push((copy, *user));
             }
-            context.report.applied(
-                "dit-auto-fuse",
-                producer,
-                format!(
-                    "recomputed {} for each of its {} users instead of a DDR round trip (level 2)",
-                    producer.name(),
-                    distinct.len()
-                ),
-            );
+            done.push(Recompute { producer, branches });
         }
+        done
     }
 
     /// The block's ops partitioned into kernels: write-after-read chains (a value with several
@@ -345,7 +467,7 @@ impl AutoFuse {
         &self,
         ops: &[Op],
         budget: u64,
-        report: &crate::report::FusionReport,
+        skips: &mut Vec<(Op, String)>,
     ) -> Vec<(Vec<Op>, usize)> {
         let graph = BlockGraph::new(ops);
         let candidates: Vec<usize> = (0..ops.len())
@@ -366,7 +488,7 @@ impl AutoFuse {
             let members: Vec<Op> = group.iter().map(|i| ops[*i]).collect();
             for part in split_for_ub(&members, budget) {
                 let indices: Vec<usize> = part.iter().filter_map(|o| graph.position(*o)).collect();
-                if indices.len() >= 2 && !self.saves_enough(&part, report) {
+                if indices.len() >= 2 && !self.saves_enough(&part, skips) {
                     kept.extend(indices.into_iter().map(|i| vec![i]));
                 } else {
                     kept.push(indices);
@@ -375,15 +497,33 @@ impl AutoFuse {
         }
         kept.sort_by_key(|g| g[0]);
         let clusters = if self.level == 2 {
-            merge_siblings(&graph, kept, budget)
+            self.merge_siblings(&graph, kept, budget, skips)
         } else {
             kept.into_iter().map(|g| (g, 1)).collect()
         };
-        clusters
-            .into_iter()
-            .filter(|(g, _)| g.len() >= 2 || several_launches(ops[g[0]]))
-            .map(|(g, kernels)| (g.into_iter().map(|i| ops[i]).collect(), kernels))
-            .collect()
+        // Every final group passes the same tests, however it was formed; one that does not
+        // is left as its ops.
+        let mut out = Vec::new();
+        for (group, kernels) in clusters {
+            let members: Vec<Op> = group.iter().map(|i| ops[*i]).collect();
+            match self.final_check(&members) {
+                Ok(()) => out.push((members, kernels)),
+                Err(reason) => {
+                    if members.len() >= 2 {
+                        if let Some(last) = members.last() {
+                            skips.push((*last, reason));
+                        }
+                    }
+                    out.extend(
+                        members
+                            .into_iter()
+                            .filter(|m| several_launches(*m))
+                            .map(|m| (vec![m], 1)),
+                    );
+                }
+            }
+        }
+        out
     }
 
     /// Union-find over producer -> consumer edges between `members` (block positions, in
@@ -433,6 +573,10 @@ impl AutoFuse {
                 if branches && !graph.placeable(&union) {
                     continue;
                 }
+                let union_ops: Vec<Op> = union.iter().map(|i| graph.ops[*i]).collect();
+                if !self.respects_blacklist(&union_ops) {
+                    continue;
+                }
                 parent[a] = b;
                 group_of[b] = union;
                 group_of[a].clear();
@@ -449,16 +593,14 @@ impl AutoFuse {
             .collect()
     }
 
-    /// Whether a group saves enough DDR bytes (seed 004's benefit test); reports when not.
-    fn saves_enough(&self, members: &[Op], report: &crate::report::FusionReport) -> bool {
-        let shape = shape_of(members);
-        let benefit = shape.benefit();
+    /// Whether a group saves enough DDR bytes (seed 004's benefit test); notes a skip when not.
+    fn saves_enough(&self, members: &[Op], skips: &mut Vec<(Op, String)>) -> bool {
+        let benefit = benefit(members);
         if benefit >= self.min_benefit {
             return true;
         }
         if let Some(last) = members.last() {
-            report.skipped(
-                "dit-auto-fuse",
+            skips.push((
                 *last,
                 format!(
                     "{} ops would save {:.0}% of their DDR bytes, below min-benefit {:.0}%",
@@ -466,7 +608,7 @@ impl AutoFuse {
                     benefit * 100.0,
                     self.min_benefit * 100.0
                 ),
-            );
+            ));
         }
         false
     }
@@ -487,8 +629,12 @@ impl AutoFuse {
         if members.len() < 2 && !several_launches(last) {
             return;
         }
+        let members = dedupe(members);
+        let Some(&last) = members.last() else {
+            return;
+        };
         let shape = shape_of(&members);
-        let benefit = shape.benefit();
+        let benefit = benefit(&members);
         if shape.ub_bytes > budget {
             report.skipped(
                 "dit-auto-fuse",
@@ -568,11 +714,70 @@ impl AutoFuse {
             )
         };
         report.applied("dit-auto-fuse", fused, detail);
-        // Level 2 may have recomputed a producer per branch and then merged the branches into
-        // one kernel: inside it the copies are the same computation again. (After the report:
-        // CSE erases members.)
-        crate::dit_cse::eliminate_common_subexpressions(fused);
     }
+}
+
+/// One level-2 recomputation of a shared producer.
+struct Recompute {
+    producer: Op,
+    /// (the op computing the value, the user it computes it for): the producer with its first
+    /// user, then each copy with its own.
+    branches: Vec<(Op, Op)>,
+}
+
+impl Recompute {
+    /// Whether every copy ended in one kernel with its user: otherwise that copy's value goes
+    /// through DDR after all, and the copy is extra work.
+    fn succeeded(&self, groups: &[(Vec<Op>, usize)]) -> bool {
+        self.branches.iter().all(|(value, user)| {
+            groups
+                .iter()
+                .any(|(g, _)| g.contains(value) && g.contains(user))
+        })
+    }
+
+    /// Points every user back at the producer and erases the copies.
+    fn undo(&self) {
+        let result = self.producer.result(0);
+        for (copy, user) in self.branches.iter().skip(1) {
+            let value = copy.result(0);
+            for i in 0..user.num_operands() {
+                if user.operand(i) == value {
+                    user.set_operand(i, result);
+                }
+            }
+            copy.erase();
+        }
+    }
+}
+
+/// A group's members with repeats of one computation merged (the copies of a recomputed
+/// producer that ended in one kernel, and what then reads them alike): the later op's users
+/// move to the earlier, which comes first in the block, and the later is erased. Done before
+/// the kernel is built, so that its outputs are distinct values.
+fn dedupe(members: Vec<Op>) -> Vec<Op> {
+    let mut seen: HashMap<Vec<usize>, Op> = HashMap::new();
+    let mut kept = Vec::with_capacity(members.len());
+    for op in members {
+        if !crate::dit_dce::is_side_effect_free(op) {
+            kept.push(op);
+            continue;
+        }
+        let key = crate::dit_cse::key(op);
+        match seen.get(&key) {
+            Some(earlier) => {
+                for (old, new) in op.results().into_iter().zip(earlier.results()) {
+                    old.replace_all_uses_with(new);
+                }
+                op.erase();
+            }
+            None => {
+                seen.insert(key, op);
+                kept.push(op);
+            }
+        }
+    }
+    kept
 }
 
 /// Whether `op` alone launches more than one library kernel (dit.silu_mul: aclnnSilu, then
@@ -674,58 +879,76 @@ const VIEW_LIKE: &[&str] = &[
 /// the same rotary table, one modulation vector) and do not depend on each other become one
 /// multi-output kernel, when it fits the UB. Each merge saves a launch; a tensor both read is
 /// read once. Groups are block positions sorted by their first member; so is the result.
-fn merge_siblings(
-    graph: &BlockGraph,
-    groups: Vec<Vec<usize>>,
-    budget: u64,
-) -> Vec<(Vec<usize>, usize)> {
-    let mut clusters: Vec<(Vec<usize>, usize)> = Vec::new();
-    let mut by_root: HashMap<usize, Vec<usize>> = HashMap::new();
-    for group in groups {
-        let members: Vec<Op> = group.iter().map(|i| graph.ops[*i]).collect();
-        let mut roots: Vec<usize> = Vec::new();
-        for v in shape_of(&members).inputs {
-            let root = view_root(v);
-            // Constants are tiny and everywhere; sharing one says nothing.
-            if root.defining_op().is_some_and(|d| d.is("arith.constant")) {
-                continue;
+impl AutoFuse {
+    fn merge_siblings(
+        &self,
+        graph: &BlockGraph,
+        groups: Vec<Vec<usize>>,
+        budget: u64,
+        skips: &mut Vec<(Op, String)>,
+    ) -> Vec<(Vec<usize>, usize)> {
+        let mut clusters: Vec<(Vec<usize>, usize)> = Vec::new();
+        let mut by_root: HashMap<usize, Vec<usize>> = HashMap::new();
+        for group in groups {
+            let members: Vec<Op> = group.iter().map(|i| graph.ops[*i]).collect();
+            let mut roots: Vec<usize> = Vec::new();
+            for v in shape_of(&members).inputs {
+                let root = view_root(v);
+                // Constants are tiny and everywhere; sharing one says nothing.
+                if root.defining_op().is_some_and(|d| d.is("arith.constant")) {
+                    continue;
+                }
+                if !roots.contains(&root.key()) {
+                    roots.push(root.key());
+                }
             }
-            if !roots.contains(&root.key()) {
-                roots.push(root.key());
+            let mut target = None;
+            let mut refused = None;
+            'search: for root in &roots {
+                for &c in by_root.get(root).into_iter().flatten() {
+                    let mut union = clusters[c].0.clone();
+                    union.extend(&group);
+                    union.sort_unstable();
+                    let ops: Vec<Op> = union.iter().map(|i| graph.ops[*i]).collect();
+                    if !graph.placeable(&union) || shape_of(&ops).ub_bytes > budget {
+                        continue;
+                    }
+                    // The merged kernel passes the tests its parts passed: the blacklist over
+                    // every pair, and the benefit (a launch saved moves no bytes by itself).
+                    match self.final_check(&ops) {
+                        Ok(()) => {
+                            target = Some((c, union));
+                            break 'search;
+                        }
+                        Err(reason) => {
+                            refused.get_or_insert(reason);
+                        }
+                    }
+                }
             }
-        }
-        let mut target = None;
-        'search: for root in &roots {
-            for &c in by_root.get(root).into_iter().flatten() {
-                let mut union = clusters[c].0.clone();
-                union.extend(&group);
-                union.sort_unstable();
-                let ops: Vec<Op> = union.iter().map(|i| graph.ops[*i]).collect();
-                if graph.placeable(&union) && shape_of(&ops).ub_bytes <= budget {
-                    target = Some((c, union));
-                    break 'search;
+            let c = match target {
+                Some((c, union)) => {
+                    clusters[c] = (union, clusters[c].1 + 1);
+                    c
+                }
+                None => {
+                    if let (Some(reason), Some(last)) = (refused, members.last()) {
+                        skips.push((*last, format!("sibling merge: {reason}")));
+                    }
+                    clusters.push((group, 1));
+                    clusters.len() - 1
+                }
+            };
+            for root in roots {
+                let list = by_root.entry(root).or_default();
+                if !list.contains(&c) {
+                    list.push(c);
                 }
             }
         }
-        let c = match target {
-            Some((c, union)) => {
-                clusters[c] = (union, clusters[c].1 + 1);
-                c
-            }
-            None => {
-                clusters.push((group, 1));
-                clusters.len() - 1
-            }
-        };
-        for root in roots {
-            let list = by_root.entry(root).or_default();
-            if !list.contains(&c) {
-                list.push(c);
-            }
-        }
+        clusters.sort_by_key(|(g, _)| g[0]);
+        clusters
     }
-    clusters.sort_by_key(|(g, _)| g[0]);
-    clusters
 }
 
 /// Splits a group (in block order) into prefixes that fit the UB budget.

@@ -88,7 +88,7 @@ impl DitPass for ConvertTorchToDit {
 
 /// Emits a located error at `op`.
 fn error_at(op: Op, message: &str) {
-    emit_error(op.location(), message);
+    emit_error(dit_dialect::diagnostics::nearest_location(op), message);
 }
 
 /// Converts one function. Returns whether its ops converted (false: an error was reported)

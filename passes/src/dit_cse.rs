@@ -20,7 +20,7 @@ impl DitPass for Cse {
 
 /// Everything that decides an op's value: name, operands, attributes, result types. Operands,
 /// attributes and types are uniqued by MLIR, so their addresses identify them.
-fn key(op: Op) -> Vec<usize> {
+pub(crate) fn key(op: Op) -> Vec<usize> {
     let mut key = Vec::with_capacity(16);
     let name = op.name();
     key.push(name.len());

@@ -8,6 +8,7 @@ use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::{
     ir::{Attr, Op, Val},
     ops::{self, str_attr, Operands},
+    target::GE_TRANSPOSE_FUSION_MIN_VERSION,
     tensor::{shape_string, Dim, Elem, TensorInfo},
     verifier::{QUANT_INPUT_TYPES, QUANT_OUTPUT_TYPES},
     Target,
@@ -135,8 +136,43 @@ fn is_data_transpose(op: Op) -> bool {
     op.is("dit.transpose") && swaps_last_two(op)
 }
 
+/// Whether `v` is an MX scale: f8E8M0FNU of rank 3, laid out `(m, ceil(k/64), 2)` for x1 and
+/// `(ceil(k/64), n, 2)` for x2 (seed 001 §2.6, from CANN's IsReshapeTrans comment).
+fn is_mx_scale(v: Val) -> bool {
+    tensor(v).is_some_and(|t| t.elem == Elem::F8E8M0FNU && t.rank() == 3)
+}
+
+/// Whether `op` is a dit.transpose that swaps the first two of three dims: what transposing
+/// the matrix an MX scale belongs to does to the scale (its first two dims swap, seed 001 §2.6).
+fn swaps_mx_scale_dims(op: Op) -> bool {
+    op.is("dit.transpose")
+        && ops::i64_array_attr(op, "perm").is_some_and(|p| p.as_slice() == [1, 0, 2])
+}
+
+/// The transforms the scale path may carry: a transpose (of the last two dims, or of an MX
+/// scale's first two) or a reshape; which of them is equivalent to the data transpose is
+/// decided by [`scale_transform_equivalent`].
 fn is_scale_transform(op: Op) -> bool {
-    is_data_transpose(op) || op.is("dit.reshape")
+    is_data_transpose(op) || swaps_mx_scale_dims(op) || op.is("dit.reshape")
+}
+
+/// Whether the scale transform `op` is the scale side of a data transpose, and how.
+fn scale_transform_equivalent(op: Op, dynamic: bool) -> Result<&'static str, String> {
+    if !op.is("dit.transpose") {
+        return reshape_equivalent(op, dynamic);
+    }
+    // An MX scale moves with its matrix by swapping its first two dims; any other scale by
+    // swapping its last two.
+    match (is_mx_scale(op.operand(0)), swaps_mx_scale_dims(op)) {
+        (true, true) => Ok("MX scale transpose [1, 0, 2]"),
+        (false, false) => Ok("transpose"),
+        (true, false) => Err(
+            "an MX (f8E8M0FNU, rank 3) scale follows its matrix by swapping its first two dims \
+             ([1, 0, 2]), not its last two"
+                .into(),
+        ),
+        (false, true) => Err("a [1, 0, 2] transpose is the scale side only of an MX scale".into()),
+    }
 }
 
 fn tensor(v: Val) -> Option<TensorInfo> {
@@ -194,22 +230,22 @@ fn shape_allows(
     }
 }
 
-/// Whether a reshape on the scale path of `side` is equivalent to the data transpose
-/// (seed 001 §3.3), and under which condition. Conditions A and B (or a dynamic data shape)
-/// are necessary, not sufficient: "the reshape must still be equivalent to the required scale
-/// transpose", so a static reshape must also only move size-1 dims (the scale's values keep
-/// their order and meaning, as a transpose of a vector would).
-fn reshape_equivalent(
-    reshape: Op,
-    data_input: &TensorInfo,
-    dynamic: bool,
-) -> Result<&'static str, String> {
+/// Whether a reshape on a scale path is equivalent to the scale's transpose (seed 001 §3.3),
+/// and under which condition. Condition A looks at the scale input of the quant_matmul that
+/// the reshape feeds, i.e. the reshape's result (CANN's IsReshapeTrans: "对于普通 tensor，只有
+/// 当其最后两维存在一维为 1 时，最后两维的转置才可以等价为 Reshape"; its unit-test case
+/// quant_bmm_v3_with_reshape_transpose reshapes a scale [128] -> [1, 128] next to an x2
+/// [64, 128]), and needs that input to be at least 2-D. Conditions A and B (or a dynamic data
+/// shape) are necessary, not sufficient: "the reshape must still be equivalent to the required
+/// scale transpose", so a static reshape must also only move size-1 dims (the scale's values
+/// keep their order and meaning, as a transpose of a vector would).
+fn reshape_equivalent(reshape: Op, dynamic: bool) -> Result<&'static str, String> {
     let (Some(i), Some(o)) = (tensor(reshape.operand(0)), tensor(reshape.result(0))) else {
         return Err("scale reshape has no ranked tensor types".into());
     };
     let condition = if dynamic {
         "dynamic shape"
-    } else if data_input.dim_from_back(0) == Some(1) || data_input.dim_from_back(1) == Some(1) {
+    } else if o.rank() >= 2 && (o.dim_from_back(0) == Some(1) || o.dim_from_back(1) == Some(1)) {
         "condition A"
     } else if i.elem == Elem::F8E8M0FNU
         && i.rank() == 3
@@ -276,8 +312,11 @@ fn bypass(consumer: Op, index: usize, path: PathTransform) {
     }
 }
 
-/// Whether any input of `q` reaches it as transform → bitcast (seed 001 §3.2).
-fn has_bitcast_pattern(ins: &Operands) -> Option<&'static str> {
+/// Whether any input of `q` reaches it as transform → bitcast (seed 001 §3.2). On a scale path
+/// only a transform that qualifies counts ("两路 scale 中的任一路满足融合要求的 Reshape →
+/// Bitcast"): a reshape that is no transpose is a plain reshape, and CANN's IsBitcastPattern
+/// does not look past it.
+fn has_bitcast_pattern(ins: &Operands, dynamic: bool) -> Option<&'static str> {
     for side in [Side::X1, Side::X2] {
         if let Some(v) = ins.get(side.data_slot()) {
             if find_on_path(v, &is_data_transpose).is_some_and(|p| p.bitcast.is_some()) {
@@ -285,7 +324,9 @@ fn has_bitcast_pattern(ins: &Operands) -> Option<&'static str> {
             }
         }
         if let Some(v) = ins.get(side.scale_slot()) {
-            if find_on_path(v, &is_scale_transform).is_some_and(|p| p.bitcast.is_some()) {
+            if find_on_path(v, &is_scale_transform).is_some_and(|p| {
+                p.bitcast.is_some() && scale_transform_equivalent(p.transform, dynamic).is_ok()
+            }) {
                 return Some(side.scale_slot());
             }
         }
@@ -314,6 +355,22 @@ fn fold(q: Op, context: &PassContext, rule: Rule) {
         .collect();
     if candidates.is_empty() {
         return; // Seed 001 §3.1: without a real transpose on a data input nothing triggers.
+    }
+    // Seed 001 §3.5: below this ge-compiler version CANN registers neither rule (and a run
+    // leaves the graph unchanged), so nothing here may fold either.
+    let version = context.target.ge_compiler_version;
+    if version < GE_TRANSPOSE_FUSION_MIN_VERSION {
+        report.skipped(
+            pattern,
+            q,
+            format!(
+                "ge-compiler version {version} of target {} is below \
+                 {GE_TRANSPOSE_FUSION_MIN_VERSION}: the transpose rules are not enabled (seed \
+                 001 section 3.5)",
+                context.target.name
+            ),
+        );
+        return;
     }
     if x1.rank() < 2 || x2.rank() < 2 {
         report.skipped(pattern, q, "x1 and x2 must both have rank >= 2");
@@ -347,8 +404,9 @@ fn fold(q: Op, context: &PassContext, rule: Rule) {
         );
         return;
     }
+    let dynamic = x1.shape.iter().chain(&x2.shape).any(|d| d.is_none());
     if context.target.mmad_s8s4 {
-        if let Some(input) = has_bitcast_pattern(&ins) {
+        if let Some(input) = has_bitcast_pattern(&ins, dynamic) {
             report.skipped(
                 pattern,
                 q,
@@ -361,7 +419,6 @@ fn fold(q: Op, context: &PassContext, rule: Rule) {
         }
     }
     let nz = str_attr(q, "x2_format").as_deref() == Some("FRACTAL_NZ");
-    let dynamic = x1.shape.iter().chain(&x2.shape).any(|d| d.is_none());
     for (side, path) in candidates {
         let input = if side == Side::X1 { &x1 } else { &x2 };
         if let Err(why) = shape_allows(rule, side, input, context.target, nz) {
@@ -381,11 +438,7 @@ fn fold(q: Op, context: &PassContext, rule: Rule) {
             .and_then(|v| find_on_path(v, &is_scale_transform));
         let mut scale_fold = None;
         if let Some(sp) = scale_path {
-            let equivalent = if sp.transform.is("dit.transpose") {
-                Ok("transpose")
-            } else {
-                reshape_equivalent(sp.transform, input, dynamic)
-            };
+            let equivalent = scale_transform_equivalent(sp.transform, dynamic);
             let usable = sp.bitcast.map_or(Ok(()), bitcast_usable);
             match (equivalent, usable) {
                 (Ok(how), Ok(())) => {

@@ -88,7 +88,10 @@ impl DitPass for LowerToAclnn {
         let text = match lower_module(top, context.target.chip) {
             Ok(text) => text,
             Err((op, message)) => {
-                emit_error(op.location(), &format!("dit-lower-to-aclnn: {message}"));
+                emit_error(
+                    dit_dialect::diagnostics::nearest_location(op),
+                    &format!("dit-lower-to-aclnn: {message}"),
+                );
                 return Err(PassFailed);
             }
         };
@@ -144,6 +147,7 @@ fn lower_module(top: Block, chip: &'static str) -> Result<String, Failure> {
     for op in top.ops() {
         let name = op.attr("sym_name").and_then(|a| a.as_str());
         if let Some(clash) = name
+            .as_ref()
             .map(|n| format!("{n}{INIT_SUFFIX}"))
             .filter(|init| names.contains(init))
         {
@@ -159,6 +163,14 @@ fn lower_module(top: Block, chip: &'static str) -> Result<String, Failure> {
             // A declaration: nothing to lower, and nothing a dit graph calls.
             continue;
         }
+        // The lowered function is a C entry point, named in the generated header and written
+        // into the lowered MLIR text: a name that is no C identifier could inject either.
+        if let Some(n) = name.as_deref().filter(|n| !is_c_identifier(n)) {
+            return Err((
+                op,
+                format!("function @{n:?} becomes a C entry point: its name must be a C identifier"),
+            ));
+        }
         funcs.push_str(&lower_function(op, &mut globals, chip)?);
     }
     let mut out = String::from("module {\n");
@@ -170,6 +182,12 @@ fn lower_module(top: Block, chip: &'static str) -> Result<String, Failure> {
     out.push_str(&funcs);
     out.push_str("}\n");
     Ok(out)
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`.
+fn is_c_identifier(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Module-level constants (strings, dims arrays, constant bytes), deduplicated by content.

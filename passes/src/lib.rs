@@ -19,6 +19,7 @@ pub mod dit_verify;
 pub mod fusion;
 pub mod native;
 pub mod pdl;
+pub mod pdl_commute;
 pub mod pipeline;
 pub mod registry;
 pub mod report;

@@ -202,6 +202,10 @@ struct ExternalDitPass {
     pass: Rc<RefCell<Box<dyn DitPass>>>,
     info: &'static PassInfo,
     context: PassContext,
+    /// Whether the IR this pass gets is not known to verify (it starts the pipeline, or the
+    /// pass before it does not verify its output): it is verified first, and a pass never
+    /// runs on IR that breaks the dit rules (its patterns and natives assume them).
+    verify_before: bool,
 }
 
 impl<'c> RunExternalPass<'c> for ExternalDitPass {
@@ -210,6 +214,17 @@ impl<'c> RunExternalPass<'c> for ExternalDitPass {
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
         let module = Op(operation.to_raw());
         // A panic must not unwind into MLIR's C++ frames: report it as a failed pass.
+        if self.verify_before && !verifier::verify_and_report(module) {
+            emit_error(
+                operation.location(),
+                &format!(
+                    "pass '{}' not run: its input breaks the dit rules above",
+                    self.info.flag
+                ),
+            );
+            pass.signal_failure();
+            return;
+        }
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let ran = self.pass.borrow_mut().run(module, &self.context);
             let valid =
@@ -223,9 +238,10 @@ impl<'c> RunExternalPass<'c> for ExternalDitPass {
                 "pass '{}' produced IR that breaks the dit rules above",
                 self.info.flag
             )),
-            Err(_) => Some(format!(
-                "internal error in pass '{}' (please report it with the input)",
-                self.info.flag
+            Err(payload) => Some(format!(
+                "internal error in pass '{}' (please report it with the input): {}",
+                self.info.flag,
+                panic_text(payload.as_ref())
             )),
         };
         if let Some(message) = message {
@@ -233,6 +249,15 @@ impl<'c> RunExternalPass<'c> for ExternalDitPass {
         }
         pass.signal_failure();
     }
+}
+
+/// The message of a caught panic (a `&str` or `String` payload).
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
 }
 
 /// An 8-byte aligned static whose address identifies one pass for MLIR.
@@ -268,7 +293,8 @@ pub fn run_pipeline(
         if options.timing {
             mlirPassManagerEnableTiming(pm);
         }
-        for step in steps {
+        for (position, step) in steps.iter().enumerate() {
+            let verify_before = position == 0 || !steps[position - 1].info.verify_after;
             let pass = match (step.info.create)(&step.options) {
                 Ok(pass) => pass,
                 Err(message) => {
@@ -289,6 +315,7 @@ pub fn run_pipeline(
                     pass: Rc::new(RefCell::new(pass)),
                     info: step.info,
                     context: options.context.clone(),
+                    verify_before,
                 },
                 TypeId::create(&PASS_TYPE_IDS[index % PASS_TYPE_IDS.len()]),
                 step.info.flag,
@@ -313,6 +340,40 @@ pub fn run_pipeline(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_pass_runs_on_ir_that_breaks_the_dit_rules() {
+        // IRDL does not check split sizes against result shapes: this parses, and only the
+        // dit verifier refuses it.
+        let context = dit_dialect::new_context().unwrap();
+        let (sink, _handler) = dit_dialect::DiagnosticSink::attach(&context);
+        let text = r#"func.func @f(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
+  %0:2 = "dit.split"(%x) {dim = 1 : i64, sizes = array<i64: 2, 6>} : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+  %1 = "dit.relu"(%0#0) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %2 = "dit.add"(%1, %0#1) : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %2 : tensor<4x2xf32>
+}"#;
+        let mut module = melior::ir::Module::parse(&context, text).unwrap();
+        let options = PipelineOptions {
+            context: PassContext {
+                report: Default::default(),
+                switches: Default::default(),
+                target: dit_dialect::Target::default_target(),
+            },
+            print_ir_after_all: false,
+            timing: false,
+        };
+        let steps = parse_pipeline("dit-auto-fuse{min-benefit=0}").unwrap();
+        assert!(run_pipeline(&mut module, &steps, &options).is_err());
+        let messages: Vec<String> = sink.take().into_iter().map(|d| d.message).collect();
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains("pass 'dit-auto-fuse' not run: its input breaks")),
+            "{messages:?}"
+        );
+        assert!(!module.as_operation().to_string().contains("dit.fused"));
+    }
 
     #[test]
     fn parses_wrapped_and_bare_pipelines() {

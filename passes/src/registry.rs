@@ -143,7 +143,14 @@ recomputed for each user; a value with several users may stay in a group as an e
 come after the group (it is written once either way; the in-group users no longer read it back); \
 and sibling kernels that read the same tensor (through views) and do not depend on each other \
 merge into one multi-output kernel when the union fits the UB (one launch instead of several). \
-Level 1 ends chains at branches, merges no siblings and uses half the UB.",
+Every final group, however it was formed, keeps the blacklist for each producer -> consumer pair \
+of its members and passes min-benefit, where a tensor several members read counts as read once; \
+the only exception is the one-op group of an op whose library entry launches several kernels \
+(dit.silu_mul), whose benefit is fewer launches. A recomputation is undone when a copy does not \
+end in its user's kernel, and a kernel's outputs are distinct values. \
+Level 1 ends chains at branches, merges no siblings and uses half the UB. The options may also \
+come from `--fusion-config` (an `[auto_fuse]` table: aggressive_level, min_benefit, blacklist, \
+exclude_ops); an option the pipeline sets wins over the file.",
         options: crate::dit_auto_fuse::options,
         verify_after: true,
         create: |options| Ok(Box::new(crate::dit_auto_fuse::AutoFuse::from_options(options)?)),

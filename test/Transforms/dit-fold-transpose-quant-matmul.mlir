@@ -762,15 +762,15 @@ func.func @cann_quant_bmm_v3_reshape_last_dim_1x2(%a: tensor<1x16xi8>, %w: tenso
 
 // -----
 
-// Static scale reshape, x2 = [64, 128] has no 1 (condition A fails), not MX (B fails): the
-// reshape stays, x2 still folds.
-// CHECK-LABEL: func.func @scale_reshape_not_condition_a
-// CHECK: %[[RS:.*]] = "dit.reshape"(%arg2) : (tensor<128x1xf32>) -> tensor<1x128xf32>
+// Condition A is about the scale input the reshape feeds (CANN's IsReshapeTrans), not x2: x2 =
+// [64, 128] has no 1, but the scale input [1, 128] does, so the reshape goes with x2.
+// CHECK-LABEL: func.func @scale_reshape_condition_a_on_scale
 // CHECK-NOT: "dit.transpose"
-// CHECK: "dit.quant_matmul"(%arg0, %arg1, %[[RS]]) {{.*}}transpose_x1 = false, transpose_x2 = true
-// CHECK-SAME: : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<1x128xf32>) -> tensor<4x128xf16>
+// CHECK-NOT: "dit.reshape"
+// CHECK: "dit.quant_matmul"(%arg0, %arg1, %arg2) {{.*}}transpose_x1 = false, transpose_x2 = true
+// CHECK-SAME: : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<128x1xf32>) -> tensor<4x128xf16>
 // CHECK: return
-func.func @scale_reshape_not_condition_a(%a: tensor<4x64xi8>, %w: tensor<128x64xi8>, %s: tensor<128x1xf32>) -> tensor<4x128xf16> {
+func.func @scale_reshape_condition_a_on_scale(%a: tensor<4x64xi8>, %w: tensor<128x64xi8>, %s: tensor<128x1xf32>) -> tensor<4x128xf16> {
   %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<128x64xi8>) -> tensor<64x128xi8>
   %rs = "dit.reshape"(%s) : (tensor<128x1xf32>) -> tensor<1x128xf32>
   %r = "dit.quant_matmul"(%a, %t, %rs) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x64xi8>, tensor<64x128xi8>, tensor<1x128xf32>) -> tensor<4x128xf16>
@@ -779,13 +779,14 @@ func.func @scale_reshape_not_condition_a(%a: tensor<4x64xi8>, %w: tensor<128x64x
 
 // -----
 
-// Same on the x1 side: x1 = [4, 64], the pertoken_scale reshape stays, x1 folds.
-// CHECK-LABEL: func.func @pertoken_reshape_not_condition_a
-// CHECK: %[[RP:.*]] = "dit.reshape"(%arg3) : (tensor<1x4xf32>) -> tensor<4x1xf32>
+// Same on the x1 side: x1 = [4, 64] has no 1, the pertoken_scale input [4, 1] does: the
+// reshape goes with x1.
+// CHECK-LABEL: func.func @pertoken_reshape_condition_a_on_scale
 // CHECK-NOT: "dit.transpose"
-// CHECK: "dit.quant_matmul"(%arg0, %arg1, %arg2, %[[RP]]) {{.*}}transpose_x1 = true, transpose_x2 = true
+// CHECK-NOT: "dit.reshape"
+// CHECK: "dit.quant_matmul"(%arg0, %arg1, %arg2, %arg3) {{.*}}transpose_x1 = true, transpose_x2 = true
 // CHECK: return
-func.func @pertoken_reshape_not_condition_a(%a: tensor<64x4xi8>, %w: tensor<128x64xi8>, %s: tensor<128xf32>, %p: tensor<1x4xf32>) -> tensor<4x128xf16> {
+func.func @pertoken_reshape_condition_a_on_scale(%a: tensor<64x4xi8>, %w: tensor<128x64xi8>, %s: tensor<128xf32>, %p: tensor<1x4xf32>) -> tensor<4x128xf16> {
   %t = "dit.transpose"(%a) {perm = array<i64: 1, 0>} : (tensor<64x4xi8>) -> tensor<4x64xi8>
   %rp = "dit.reshape"(%p) : (tensor<1x4xf32>) -> tensor<4x1xf32>
   %r = "dit.quant_matmul"(%t, %w, %s, %rp) {transpose_x1 = false, transpose_x2 = true, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1>} : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<128xf32>, tensor<4x1xf32>) -> tensor<4x128xf16>
@@ -898,11 +899,13 @@ func.func @mx_reshape_no_unit_dim(%a: tensor<4x64xf8E4M3FN>, %w: tensor<128x64xf
 
 // -----
 
-// Condition B needs f8E8M0FNU: the same (1, N, 2) -> (N, 1, 2) reshape of an f32 scale stays.
+// Condition B needs f8E8M0FNU, but condition A does not look at the dtype: the same
+// (1, N, 2) -> (N, 1, 2) reshape of an f32 scale feeds a scale input whose last two dims
+// (1, 2) have a 1, and only moves a size-1 dim: it goes by condition A.
 // CHECK-LABEL: func.func @mx_shape_reshape_not_e8m0
-// CHECK: %[[RS:.*]] = "dit.reshape"(%arg2)
 // CHECK-NOT: "dit.transpose"
-// CHECK: "dit.quant_matmul"(%arg0, %arg1, %[[RS]]) {{.*}}transpose_x1 = false, transpose_x2 = true
+// CHECK-NOT: "dit.reshape"
+// CHECK: "dit.quant_matmul"(%arg0, %arg1, %arg2) {{.*}}transpose_x1 = false, transpose_x2 = true
 // CHECK: return
 func.func @mx_shape_reshape_not_e8m0(%a: tensor<4x64xf8E4M3FN>, %w: tensor<128x64xf8E4M3FN>, %s: tensor<1x128x2xf32>) -> tensor<4x128xbf16> {
   %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<128x64xf8E4M3FN>) -> tensor<64x128xf8E4M3FN>
@@ -928,11 +931,12 @@ func.func @mx_reshape_not_a_swap(%a: tensor<4x64xf8E4M3FN>, %w: tensor<128x64xf8
 
 // -----
 
-// Condition B needs rank 3 on both sides: a 2-D e8m0 reshape (1, N) -> (N, 1) stays.
+// Condition B needs rank 3 on both sides, so a 2-D e8m0 reshape (1, N) -> (N, 1) is no B; its
+// scale input (N, 1) meets condition A, which takes any dtype: it goes.
 // CHECK-LABEL: func.func @mx_reshape_rank2
-// CHECK: %[[RS:.*]] = "dit.reshape"(%arg2)
 // CHECK-NOT: "dit.transpose"
-// CHECK: "dit.quant_matmul"(%arg0, %arg1, %[[RS]]) {{.*}}transpose_x1 = false, transpose_x2 = true
+// CHECK-NOT: "dit.reshape"
+// CHECK: "dit.quant_matmul"(%arg0, %arg1, %arg2) {{.*}}transpose_x1 = false, transpose_x2 = true
 // CHECK: return
 func.func @mx_reshape_rank2(%a: tensor<4x64xf8E4M3FN>, %w: tensor<128x64xf8E4M3FN>, %s: tensor<1x128xf8E8M0FNU>) -> tensor<4x128xbf16> {
   %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<128x64xf8E4M3FN>) -> tensor<64x128xf8E4M3FN>
@@ -946,17 +950,17 @@ func.func @mx_reshape_rank2(%a: tensor<4x64xf8E4M3FN>, %w: tensor<128x64xf8E4M3F
 // ===== scale reshapes: dynamic (section 2.8) =====
 
 // x1 has a dynamic dim: the static checks are skipped, so the scale reshape (which fails
-// condition A statically, x2 = [64, 128]) goes with x2.
+// condition A statically: its scale input [128] is 1-D) goes with x2.
 // CHECK-LABEL: func.func @dynamic_scale_reshape
 // CHECK-NOT: "dit.transpose"
 // CHECK-NOT: "dit.reshape"
 // CHECK: "dit.quant_matmul"(%arg0, %arg1, %arg2) {{.*}}transpose_x1 = false, transpose_x2 = true
-// CHECK-SAME: : (tensor<?x64xi8>, tensor<128x64xi8>, tensor<128x1xf32>) -> tensor<?x128xf16>
+// CHECK-SAME: : (tensor<?x64xi8>, tensor<128x64xi8>, tensor<1x128xf32>) -> tensor<?x128xf16>
 // CHECK: return
-func.func @dynamic_scale_reshape(%a: tensor<?x64xi8>, %w: tensor<128x64xi8>, %s: tensor<128x1xf32>) -> tensor<?x128xf16> {
+func.func @dynamic_scale_reshape(%a: tensor<?x64xi8>, %w: tensor<128x64xi8>, %s: tensor<1x128xf32>) -> tensor<?x128xf16> {
   %t = "dit.transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<128x64xi8>) -> tensor<64x128xi8>
-  %rs = "dit.reshape"(%s) : (tensor<128x1xf32>) -> tensor<1x128xf32>
-  %r = "dit.quant_matmul"(%a, %t, %rs) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<?x64xi8>, tensor<64x128xi8>, tensor<1x128xf32>) -> tensor<?x128xf16>
+  %rs = "dit.reshape"(%s) : (tensor<1x128xf32>) -> tensor<128xf32>
+  %r = "dit.quant_matmul"(%a, %t, %rs) {transpose_x1 = false, transpose_x2 = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<?x64xi8>, tensor<64x128xi8>, tensor<128xf32>) -> tensor<?x128xf16>
   return %r : tensor<?x128xf16>
 }
 

@@ -433,6 +433,30 @@ add("split-empty-chunks-then-error", "empty chunks, then a chunk with an error",
 add("split-error-in-first-chunk", "first chunk broken, second valid",
     one_op('"dit.nosuch"(%x) : (tensor<4xf32>) -> tensor<4xf32>') + "// -----\n" + VALID)
 
+# Found by the mutation fuzzer (tools/dit-opt/tests/mutation.rs) and the outside one of issue 13.
+add("index-dense-array", "array<index: ...> attribute (MLIR 22's parser crashed on it)",
+    one_op('"dit.transpose"(%x) {perm = array<index: 0>} : (tensor<4xf32>) -> tensor<4xf32>'))
+add("loc-unknown-verifier-error", "dit-verifier error at an op with loc(unknown)",
+    fn('  %0 = "dit.transpose"(%x) {perm = array<i64: 1, 0>} : (tensor<2x8xf16>) -> tensor<2x8xf16> loc(unknown)\n'
+       '  return %0 : tensor<2x8xf16>\n', args="%x: tensor<2x8xf16>", results="tensor<2x8xf16>"))
+add("loc-name-irdl-error", "IRDL error at an op with a name location",
+    one_op('"dit.relu"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc("ff.net.0.proj")'))
+add("loc-callsite-unknown", "IRDL error at an op with a call site of unknown locations",
+    one_op('"dit.relu"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc(callsite(unknown at unknown))'))
+add("dim-bytes-overflow-3d", "three dims near 2^62: the byte size overflows even 128 bits",
+    one_op('"dit.relu"(%x) : (tensor<4611686018427387904x4611686018427387904x4611686018427387904xf32>) -> tensor<4611686018427387904x4611686018427387904x4611686018427387904xf32>',
+           args="%x: tensor<4611686018427387904x4611686018427387904x4611686018427387904xf32>",
+           results="tensor<4611686018427387904x4611686018427387904x4611686018427387904xf32>"))
+add("dim-bytes-over-i64", "a tensor of i64::MAX x 4 f32: more than 2^63-1 bytes",
+    one_op('"dit.neg"(%x) : (tensor<9223372036854775807x4xf32>) -> tensor<9223372036854775807x4xf32>',
+           args="%x: tensor<9223372036854775807x4xf32>", results="tensor<9223372036854775807x4xf32>"))
+add("split-bad-shapes-in-chunk", "a chunk whose dit.split results have the wrong shapes, then a valid one",
+    fn('  %0:2 = "dit.split"(%x) {dim = 1 : i64, sizes = array<i64: 2, 6>} : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>)\n'
+       '  %1 = "dit.relu"(%0#0) : (tensor<4x2xf32>) -> tensor<4x2xf32>\n'
+       '  %2 = "dit.add"(%1, %0#1) : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>\n'
+       '  return %2 : tensor<4x2xf32>\n', args="%x: tensor<4x8xf32>", results="tensor<4x2xf32>")
+    + "// -----\n" + VALID)
+
 
 def main():
     for old in os.listdir(HERE):

@@ -167,7 +167,10 @@ impl DiagnosticSink {
             .filter_map(|i| diagnostic.note(i).ok())
             .map(|note| self.convert(&note))
             .collect();
-        let point = self.map_location(diagnostic.location().to_raw());
+        let raw = diagnostic.location().to_raw();
+        let point = self
+            .map_location(raw)
+            .or_else(|| Some(self.fallback_point(raw)));
         Diagnostic {
             severity,
             point,
@@ -183,12 +186,44 @@ impl DiagnosticSink {
         Some(self.map_point(file, line, column))
     }
 
+    /// Where a diagnostic without a file:line:col points: at the `loc("name")` of a name
+    /// location in the buffer's text (the op that carries it, or its alias), else at the start
+    /// of the buffer (the chunk being processed). An error must always say where.
+    fn fallback_point(&self, location: MlirLocation) -> SourcePoint {
+        let state = self.state.borrow();
+        let buffer = &state.buffer;
+        let chunk_start = buffer
+            .text
+            .split_inclusive('\n')
+            .take(buffer.line_offset as usize)
+            .map(str::len)
+            .sum::<usize>();
+        let found = innermost_name(location).and_then(|name| {
+            let needle = format!("loc(\"{name}\"");
+            let at = chunk_start + buffer.text.get(chunk_start..)?.find(&needle)?;
+            let before = &buffer.text[..at];
+            let line = before.matches('\n').count() as u32 + 1;
+            let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+            let column = before[line_start..].chars().count() as u32 + 1;
+            Some((line, column))
+        });
+        let (line, column) = found.unwrap_or((buffer.line_offset + 1, 1));
+        SourcePoint {
+            file: buffer.display_name.clone(),
+            line,
+            column,
+        }
+    }
+
     /// Maps a file:line:col that MLIR gave for the current buffer to the user's file
-    /// (buffer name, and the line offset of a `--split-input-file` chunk).
+    /// (buffer name, and the line offset of a `--split-input-file` chunk). Line 0 is the
+    /// location MLIR gives the implicit module around a bare list of ops: it stands for the
+    /// buffer's first line.
     pub fn map_point(&self, file: String, line: u32, column: u32) -> SourcePoint {
         let state = self.state.borrow();
         let buffer = &state.buffer;
         if file.is_empty() || file == "-" || file == buffer.display_name {
+            let (line, column) = if line == 0 { (1, 1) } else { (line, column) };
             SourcePoint {
                 file: buffer.display_name.clone(),
                 line: line + buffer.line_offset,
@@ -255,6 +290,48 @@ pub fn file_line_col(location: MlirLocation) -> Option<(String, u32, u32)> {
         }
         None
     }
+}
+
+/// The name of the innermost name location inside `location` (looking through call sites and
+/// fused locations), if there is one.
+fn innermost_name(location: MlirLocation) -> Option<String> {
+    // SAFETY: only reads the uniqued location storage owned by the context.
+    unsafe {
+        if mlirLocationIsAName(location) {
+            let child = mlirLocationNameGetChildLoc(location);
+            return innermost_name(child).or_else(|| location_name(location));
+        }
+        if mlirLocationIsACallSite(location) {
+            return innermost_name(mlirLocationCallSiteGetCallee(location));
+        }
+        if mlirLocationIsAFused(location) {
+            let count = mlirLocationFusedGetNumLocations(location) as usize;
+            let mut parts = vec![location; count];
+            mlirLocationFusedGetLocations(location, parts.as_mut_ptr());
+            return parts.into_iter().find_map(innermost_name);
+        }
+        None
+    }
+}
+
+/// The location to report a problem of `op` at: its own when it names a file:line:col or a
+/// name (which the sink finds in the text), else the nearest enclosing op's that does, so that
+/// an op written with `loc(unknown)` is still reported inside its function.
+pub fn nearest_location<'c>(op: crate::ir::Op) -> Location<'c> {
+    let own = op.location();
+    let raw = own.to_raw();
+    if file_line_col(raw).is_some() || innermost_name(raw).is_some() {
+        return own;
+    }
+    let mut at = op.parent();
+    while let Some(parent) = at {
+        let loc = parent.location();
+        if file_line_col(loc.to_raw()).is_some() {
+            return loc;
+        }
+        at = parent.parent();
+    }
+    own
 }
 
 /// The name of a name location (`loc("ff.net.0.proj")`), if `location` is one.

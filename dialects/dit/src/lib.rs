@@ -4,6 +4,7 @@
 
 pub mod context;
 pub mod diagnostics;
+pub mod input;
 pub mod ir;
 pub mod ops;
 pub mod target;

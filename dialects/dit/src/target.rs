@@ -37,7 +37,19 @@ pub struct Target {
     /// pages of 2025 (8.3.RC1, repo-mirror-test 2025-12) still listed A2/A3 as 不支持. The
     /// kernel table's Targets rule `kv_rms_norm_rope_cache.targets` says the same.
     pub kv_rms_norm_rope_cache: bool,
+    /// The graph compiler's version number, as CANN's `aclsysGetVersionNum("ge-compiler")`
+    /// gives it. Passes that mirror a GE fusion rule gated by version check it (seed 001 §3.5:
+    /// the QuantBatchMatmulV3 transpose rules need >= [`GE_TRANSPOSE_FUSION_MIN_VERSION`]).
+    pub ge_compiler_version: u64,
 }
+
+/// The ge-compiler version the QuantBatchMatmulV3 transpose rules need (seed 001 §3.5:
+/// `TAEGET_VERSION 90100000` in quant_batch_matmul_v3_transpose_fusion_pass.cpp).
+pub const GE_TRANSPOSE_FUSION_MIN_VERSION: u64 = 90_100_000;
+
+/// The ge-compiler version a built-in target assumes: a current CANN, new enough for every rule
+/// dit mirrors. A target file sets another one (`ge_compiler_version = 90000000`).
+pub const DEFAULT_GE_COMPILER_VERSION: u64 = GE_TRANSPOSE_FUSION_MIN_VERSION;
 
 const KIB: u64 = 1024;
 
@@ -56,6 +68,7 @@ pub const TARGETS: &[Target] = &[
         fused_matmul: false,
         fused_quant_matmul: true,
         kv_rms_norm_rope_cache: true,
+        ge_compiler_version: DEFAULT_GE_COMPILER_VERSION,
     },
     Target {
         name: "ascend910_93",
@@ -70,6 +83,7 @@ pub const TARGETS: &[Target] = &[
         fused_matmul: false,
         fused_quant_matmul: true,
         kv_rms_norm_rope_cache: true,
+        ge_compiler_version: DEFAULT_GE_COMPILER_VERSION,
     },
     Target {
         name: "ascend950",
@@ -85,6 +99,7 @@ pub const TARGETS: &[Target] = &[
         fused_matmul: true,
         fused_quant_matmul: false,
         kv_rms_norm_rope_cache: true,
+        ge_compiler_version: DEFAULT_GE_COMPILER_VERSION,
     },
 ];
 
@@ -108,7 +123,7 @@ impl Target {
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TargetFile {
-    name: String,
+    name: toml::Spanned<String>,
     base: String,
     products: Option<String>,
     ub_bytes: Option<u64>,
@@ -120,6 +135,7 @@ struct TargetFile {
     fused_matmul: Option<bool>,
     fused_quant_matmul: Option<bool>,
     kv_rms_norm_rope_cache: Option<bool>,
+    ge_compiler_version: Option<u64>,
 }
 
 impl Target {
@@ -141,7 +157,20 @@ impl Target {
             toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
         let mut target = Self::lookup(&file.base)?.clone();
         let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
-        target.name = leak(file.name);
+        let name = file.name.get_ref();
+        // The name reaches generated C, CMake and JSON (--emit=ascendc): a quote or a line
+        // break in it would inject code, so it is held to a plain charset.
+        let safe = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
+        if name.is_empty() || !name.bytes().all(safe) {
+            let before = &text[..file.name.span().start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |p| p + 1) + 1;
+            return Err(format!(
+                "{}:{line}:{column}: target name {name:?} may only hold letters, digits, '_', '-' and '.'",
+                path.display()
+            ));
+        }
+        target.name = leak(file.name.into_inner());
         if let Some(p) = file.products {
             target.products = leak(p);
         }
@@ -150,6 +179,7 @@ impl Target {
         set(&mut target.l1_bytes, file.l1_bytes);
         set(&mut target.l0ab_bytes, file.l0ab_bytes);
         set(&mut target.l0c_bytes, file.l0c_bytes);
+        set(&mut target.ge_compiler_version, file.ge_compiler_version);
         let flag = |slot: &mut bool, v: Option<bool>| *slot = v.unwrap_or(*slot);
         flag(&mut target.bf16_l1_to_bt, file.bf16_l1_to_bt);
         flag(&mut target.mmad_s8s4, file.mmad_s8s4);
@@ -176,6 +206,24 @@ mod tests {
     }
 
     #[test]
+    fn hostile_target_names_are_refused_with_their_line() {
+        let dir = std::env::temp_dir().join(format!("dit-target-names-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in [
+            r#"x\")\nmessage(FATAL_ERROR injected)\nset(Y \""#,
+            "a b",
+            "a$b",
+            "",
+        ] {
+            let path = dir.join("t.toml");
+            std::fs::write(&path, format!("base = \"ascend910b\"\nname = \"{name}\"\n")).unwrap();
+            let err = Target::load(&path).unwrap_err();
+            assert!(err.contains("t.toml:2:8: target name"), "{name}: {err}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn target_files_override_a_base_and_reject_unknown_keys() {
         let dir = std::env::temp_dir().join(format!("dit-target-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -187,6 +235,15 @@ mod tests {
         .unwrap();
         let t = Target::resolve(good.to_str().unwrap()).unwrap();
         assert!(t.mmad_s8s4 && !t.bf16_l1_to_bt && t.name == "a2-s8s4");
+        assert_eq!(t.ge_compiler_version, DEFAULT_GE_COMPILER_VERSION);
+        let old = dir.join("old-ge.toml");
+        std::fs::write(
+            &old,
+            "name = \"a2-old\"\nbase = \"ascend910b\"\nge_compiler_version = 90000000\n",
+        )
+        .unwrap();
+        let t = Target::resolve(old.to_str().unwrap()).unwrap();
+        assert_eq!(t.ge_compiler_version, 90_000_000);
         // The kernels a target file's chip runs are its base's.
         assert_eq!(t.chip, "ascend910b");
         let bad = dir.join("bad.toml");

@@ -148,6 +148,24 @@ impl TensorInfo {
             .and_then(|j| self.shape[j])
     }
 
+    /// Storage bytes (sub-byte types round up; dynamic dims count as 1), `None` when they
+    /// exceed `i64::MAX`: sizes travel as i64 through the runtime's C ABI, and every size
+    /// computed from a shape (cost model, tile planner, allocations) must fit, so the verifier
+    /// refuses a dit op whose tensor does not.
+    pub fn checked_bytes(&self) -> Option<u64> {
+        if self.shape.contains(&Some(0)) {
+            return Some(0);
+        }
+        let bits = self
+            .shape
+            .iter()
+            .try_fold(u128::from(self.elem.bits().unwrap_or(32)), |acc, d| {
+                acc.checked_mul(d.unwrap_or(1).max(0) as u128)
+            })?;
+        let bytes = bits.div_ceil(8);
+        u64::try_from(bytes).ok().filter(|b| *b <= i64::MAX as u64)
+    }
+
     /// The number of elements, when every dimension is static.
     pub fn num_elements(&self) -> Option<i64> {
         self.shape

@@ -3,7 +3,7 @@
 //! pass; each failure is reported at the op's location, naming the op and the rule.
 
 use crate::{
-    diagnostics::emit_error,
+    diagnostics::{emit_error, nearest_location},
     ir::{Attr, Op, Val},
     ops::{self, OpSpec, Operands},
     tensor::{
@@ -58,7 +58,7 @@ pub fn verify(root: Op) -> Vec<Violation> {
 pub fn verify_and_report(root: Op) -> bool {
     let violations = verify(root);
     for v in &violations {
-        emit_error(v.op.location(), &v.text());
+        emit_error(nearest_location(v.op), &v.text());
     }
     violations.is_empty()
 }
@@ -138,6 +138,12 @@ fn check_types(op: Op, spec: &OpSpec) -> Check {
                 "element-type",
                 "{what} #{i} has element type {}, which the dialect does not model",
                 t.elem
+            );
+            ensure!(
+                t.checked_bytes().is_some(),
+                "size",
+                "{what} #{i} ({}) needs more than 2^63-1 bytes",
+                v.ty()
             );
         }
     }
@@ -251,6 +257,17 @@ fn req_bool(op: Op, name: &str) -> Result<bool, (&'static str, String)> {
         "attribute-kind",
         format!("attribute '{name}' must be a bool"),
     ))
+}
+
+/// An optional bool attribute, `default` when absent.
+fn opt_bool(op: Op, name: &str, default: bool) -> Result<bool, (&'static str, String)> {
+    match op.attr(name) {
+        None => Ok(default),
+        Some(a) => a.as_bool().ok_or((
+            "attribute-kind",
+            format!("attribute '{name}' must be a bool"),
+        )),
+    }
 }
 
 fn req_i64(op: Op, name: &str) -> Result<i64, (&'static str, String)> {
@@ -1148,8 +1165,15 @@ fn quant_matmul_gelu(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
         "quant_matmul_gelu.input-type",
     )?;
     same_elem(&x1, &x2, "x1 and x2")?;
-    // FusedQuantMatmul: x1 [.., M, K], x2 [.., K, N].
-    let expected = matmul_shape(&x1, &x2, false, false, "quant_matmul_gelu.contraction")?;
+    // FusedQuantMatmul: x1 [.., M, K], x2 [.., K, N]; stored transposed ([.., K, M] /
+    // [.., N, K]) when transpose_x1 / transpose_x2 (optional, default false) is set.
+    let expected = matmul_shape(
+        &x1,
+        &x2,
+        opt_bool(op, "transpose_x1", false)?,
+        opt_bool(op, "transpose_x2", false)?,
+        "quant_matmul_gelu.contraction",
+    )?;
     let (m, n) = (expected[expected.len() - 2], expected[expected.len() - 1]);
     let s1 = one(ins, "x1_scale");
     elem_in(&s1, &[Elem::F32], "x1_scale", "quant.scale-type")?;
@@ -1480,16 +1504,17 @@ mod tests {
 
     #[test]
     fn huge_static_shapes_verify_without_overflow() {
+        // Byte sizes up to i64::MAX are valid; the shape rules compute with them unwrapped.
         assert_valid(
             r#"
-func.func @f(%x: tensor<9223372036854775807x2xi8>, %y: tensor<9223372036854775807xf32>,
-             %a: tensor<9223372036854775806xf32>, %b: tensor<1xf32>) {
-  %0 = "dit.reshape"(%x) : (tensor<9223372036854775807x2xi8>) -> tensor<2x9223372036854775807xi8>
-  %1 = "dit.bitcast"(%y) : (tensor<9223372036854775807xf32>) -> tensor<9223372036854775807x4xi8>
-  %2 = "dit.slice"(%y) {dim = 0 : i64, start = 0 : i64, end = 9223372036854775807 : i64, step = 2 : i64} : (tensor<9223372036854775807xf32>) -> tensor<4611686018427387904xf32>
-  %3 = "dit.slice"(%y) {dim = 0 : i64, start = -9223372036854775807 : i64, end = 9223372036854775807 : i64, step = 9223372036854775807 : i64} : (tensor<9223372036854775807xf32>) -> tensor<1xf32>
-  %4 = "dit.concat"(%a, %b) {dim = 0 : i64} : (tensor<9223372036854775806xf32>, tensor<1xf32>) -> tensor<9223372036854775807xf32>
-  %5:2 = "dit.split"(%y) {dim = 0 : i64, sizes = array<i64: 9223372036854775806, 1>} : (tensor<9223372036854775807xf32>) -> (tensor<9223372036854775806xf32>, tensor<1xf32>)
+func.func @f(%x: tensor<4611686018427387903x2xi8>, %y: tensor<9223372036854775807xi8>,
+             %a: tensor<9223372036854775806xi8>, %b: tensor<1xi8>, %z: tensor<2305843009213693951xf32>) {
+  %0 = "dit.reshape"(%x) : (tensor<4611686018427387903x2xi8>) -> tensor<2x4611686018427387903xi8>
+  %1 = "dit.bitcast"(%z) : (tensor<2305843009213693951xf32>) -> tensor<2305843009213693951x4xi8>
+  %2 = "dit.slice"(%y) {dim = 0 : i64, start = 0 : i64, end = 9223372036854775807 : i64, step = 2 : i64} : (tensor<9223372036854775807xi8>) -> tensor<4611686018427387904xi8>
+  %3 = "dit.slice"(%y) {dim = 0 : i64, start = -9223372036854775807 : i64, end = 9223372036854775807 : i64, step = 9223372036854775807 : i64} : (tensor<9223372036854775807xi8>) -> tensor<1xi8>
+  %4 = "dit.concat"(%a, %b) {dim = 0 : i64} : (tensor<9223372036854775806xi8>, tensor<1xi8>) -> tensor<9223372036854775807xi8>
+  %5:2 = "dit.split"(%y) {dim = 0 : i64, sizes = array<i64: 9223372036854775806, 1>} : (tensor<9223372036854775807xi8>) -> (tensor<9223372036854775806xi8>, tensor<1xi8>)
   return
 }"#,
         );
@@ -1499,15 +1524,23 @@ func.func @f(%x: tensor<9223372036854775807x2xi8>, %y: tensor<922337203685477580
     fn overflowing_sizes_are_reported() {
         let v = violations(
             r#"
-func.func @f(%a: tensor<9223372036854775807xf32>, %x: tensor<4xf32>) {
-  %0 = "dit.concat"(%a, %a) {dim = 0 : i64} : (tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>) -> tensor<?xf32>
-  %1:2 = "dit.split"(%x) {dim = 0 : i64, sizes = array<i64: 9223372036854775807, 9223372036854775807>} : (tensor<4xf32>) -> (tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>)
+func.func @f(%a: tensor<9223372036854775807xi8>, %x: tensor<4xi8>, %y: tensor<9223372036854775807x4xf32>, %z: tensor<4611686018427387904x4611686018427387904x2xi4>) {
+  %0 = "dit.concat"(%a, %a) {dim = 0 : i64} : (tensor<9223372036854775807xi8>, tensor<9223372036854775807xi8>) -> tensor<?xi8>
+  %1:2 = "dit.split"(%x) {dim = 0 : i64, sizes = array<i64: 9223372036854775807, 9223372036854775807>} : (tensor<4xi8>) -> (tensor<9223372036854775807xi8>, tensor<9223372036854775807xi8>)
+  %2 = "dit.relu"(%y) : (tensor<9223372036854775807x4xf32>) -> tensor<9223372036854775807x4xf32>
+  %3 = "dit.neg"(%z) : (tensor<4611686018427387904x4611686018427387904x2xi4>) -> tensor<4611686018427387904x4611686018427387904x2xi4>
   return
 }"#,
         );
-        assert_eq!(v.len(), 2, "{v:?}");
+        assert_eq!(v.len(), 4, "{v:?}");
         assert!(
             v[0].contains("[rule concat.shape]") && v[1].contains("[rule split.sizes]"),
+            "{v:?}"
+        );
+        assert!(
+            v[2..]
+                .iter()
+                .all(|m| m.contains("needs more than 2^63-1 bytes [rule size]")),
             "{v:?}"
         );
     }

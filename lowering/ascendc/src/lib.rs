@@ -59,6 +59,20 @@ pub enum GenError {
     /// Not even one row fits the target's Unified Buffer.
     #[error(transparent)]
     Ub(#[from] layout::UbError),
+    /// A kernel or target name that the generated C, CMake and JSON could not hold as written.
+    #[error("{0}")]
+    Name(String),
+}
+
+/// Whether `name` may be written into generated C string literals and comments, CMake strings
+/// and file names as it is: letters, digits, `_`, `-` and `.`, not empty. Anything else (a
+/// quote, a newline, `$`, `%`, `;`) could end a literal or a comment and inject code into the
+/// generated project, so names outside it are refused rather than escaped per language.
+pub fn is_safe_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
 /// One generated kernel.
@@ -160,6 +174,13 @@ fn plan_and_layout(
 /// row does not fit and every op of the group works column by column, rows are cut into the
 /// widest column chunks that fit (the chunk index becomes an outer dim of the tiling).
 pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError> {
+    for (what, name) in [("kernel", &fused.kernel), ("target", &target.name)] {
+        if !is_safe_name(name) {
+            return Err(GenError::Name(format!(
+                "{what} name {name:?} may only hold letters, digits, '_', '-' and '.'"
+            )));
+        }
+    }
     let (plan, layouts, chunk) = match plan_and_layout(fused, target) {
         Ok((p, l)) => (p, l, None),
         Err(GenError::Ub(whole_rows)) => plan::column_chunks(fused)

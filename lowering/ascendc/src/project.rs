@@ -295,6 +295,26 @@ pub fn default_soc_version(target: &str) -> &'static str {
     }
 }
 
+/// `text` escaped for the inside of a CMake quoted argument: no quote, backslash, variable
+/// reference, list separator or line break can end it or expand.
+pub fn cmake_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' | '"' | '$' | ';' | '@' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The lowered host code to ship with the kernels.
 pub struct HostObject {
     /// `model.o` (`--emit=obj`).
@@ -310,9 +330,11 @@ pub fn project_files(
     host: Option<&HostObject>,
 ) -> Vec<(String, Vec<u8>)> {
     let names: Vec<String> = kernels.iter().map(Kernel::symbol).collect();
+    // generate() refuses unsafe names; the quoting is a second guard for callers that build
+    // a TargetSpec themselves.
     let cmake = CMAKE_TEMPLATE
         .replace("@DIT_KERNEL_NAMES@", &names.join(";"))
-        .replace("@DIT_TARGET@", &target.name)
+        .replace("@DIT_TARGET@", &cmake_quoted(&target.name))
         .replace("@DIT_UB_BYTES@", &target.ub_bytes.to_string())
         .replace("@DIT_CORE_NUM@", &target.core_num.to_string())
         .replace("@DIT_SOC_VERSION@", default_soc_version(&target.name))
@@ -377,4 +399,46 @@ pub fn write_project(
         std::fs::write(path, bytes)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cmake_strings_cannot_be_broken_out_of() {
+        let hostile = "x\")\nmessage(FATAL_ERROR injected)\nset(Y \"${Z};@DIT_UB_BYTES@\\";
+        let quoted = cmake_quoted(hostile);
+        assert_eq!(
+            quoted,
+            "x\\\")\\nmessage(FATAL_ERROR injected)\\nset(Y \\\"\\${Z}\\;\\@DIT_UB_BYTES\\@\\\\"
+        );
+        // Every quote, `$` and `;` left is escaped, and no line break survives.
+        assert!(!quoted.contains('\n'));
+        let bytes = quoted.as_bytes();
+        for (i, b) in bytes.iter().enumerate() {
+            if matches!(b, b'"' | b'$' | b';') {
+                let backslashes = bytes[..i].iter().rev().take_while(|c| **c == b'\\').count();
+                assert_eq!(
+                    backslashes % 2,
+                    1,
+                    "unescaped {} at {i} in {quoted}",
+                    *b as char
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_cmake_project_quotes_the_target_name() {
+        let target = TargetSpec::new("x\")\nmessage(FATAL_ERROR injected)\nset(Y \"", 192 * 1024);
+        let files = project_files(&[], &target, None);
+        let cmake = String::from_utf8(files[0].1.clone()).unwrap();
+        assert!(!cmake
+            .lines()
+            .any(|l| l.starts_with("message(FATAL_ERROR injected)")));
+        assert!(
+            cmake.contains(r#"set(DIT_TARGET "x\")\nmessage(FATAL_ERROR injected)\nset(Y \"")"#)
+        );
+    }
 }

@@ -47,7 +47,9 @@ pub enum View {
     Plain,
     /// The last two dims swapped (with their strides): a transposed matrix without a copy.
     TransposeLast2,
-    /// `TransposeLast2` when the named bool attribute is true (dit.matmul's transpose_a/_b).
+    /// `TransposeLast2` when the named bool attribute is true (dit.matmul's transpose_a/_b,
+    /// dit.quant_matmul_gelu's transpose_x1/_x2); an absent attribute is false (an op whose
+    /// flag is required has it checked by the verifier).
     TransposeLast2If(&'static str),
     /// All leading dims merged, `[d0, .., dn-2, dn-1]` → `[d0·…·dn-2, dn-1]`, for 2-D-only kernels.
     Flatten2d,
@@ -561,6 +563,29 @@ const FUSED_MATMUL_RULES: &[Rule] = &[
         "fused_matmul.x2_dtype",
         Check::SameDType { slot: 1, like: 0 },
         FUSED_MATMUL_DOC,
+    ),
+];
+
+const FUSED_QUANT_MATMUL_DOC: &str =
+    "[ops-nn] matmul/fused_quant_mat_mul/docs/aclnnFusedQuantMatmul.md";
+/// aclnnFusedQuantMatmul's shape limits on x1 and x2 as the kernel sees them (after a
+/// transposed view): "最后一维大小不能超过65535" (x1, x2 使用说明; 161002).
+const FUSED_QUANT_MATMUL_RULES: &[Rule] = &[
+    rule(
+        "fused_quant_matmul.x1_last_dim",
+        Check::LastDimMax {
+            slot: 0,
+            max: 65535,
+        },
+        FUSED_QUANT_MATMUL_DOC,
+    ),
+    rule(
+        "fused_quant_matmul.x2_last_dim",
+        Check::LastDimMax {
+            slot: 1,
+            max: 65535,
+        },
+        FUSED_QUANT_MATMUL_DOC,
     ),
 ];
 
@@ -1337,8 +1362,10 @@ pub const KERNELS: &[KernelSpec] = &[
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFusedQuantMatmul",
             args: &[
-                Input(0, Plain),
-                Input(1, Plain),
+                // x1 [.., K, M] / x2 [.., N, K] stored, seen as [.., M, K] / [.., K, N]: the
+                // page takes "最后两根轴转置情况下的非连续tensor" for both (x1, x2 rows).
+                Input(0, View::TransposeLast2If("transpose_x1")),
+                Input(1, View::TransposeLast2If("transpose_x2")),
                 Input(2, Plain),
                 Input(3, Plain),
                 Null(Kind::Tensor), // yScaleOptional (reserved)
@@ -1355,7 +1382,11 @@ pub const KERNELS: &[KernelSpec] = &[
         source: "[ops-nn] matmul/fused_quant_mat_mul/docs/aclnnFusedQuantMatmul.md and \
             op_host/op_api/aclnn_fused_quant_matmul.h",
         note: "fusedOpType = the approximate attribute unchanged (\"gelu_tanh\" | \"gelu_erf\", \
-            the documented values); groupSizeOptional is reserved: 0 as in the sample",
+            the documented values); groupSizeOptional is reserved: 0 as in the sample. \
+            transpose_x1 / transpose_x2 (absent = false) pass x1 / x2 as last-two-dims transposed \
+            views, the non-contiguous form the page accepts; int4 x1 only untransposed (checked \
+            by the P0 native: a rule cannot read the flag)",
+        rules: FUSED_QUANT_MATMUL_RULES,
         ..BASE
     },
     KernelSpec {
@@ -2013,6 +2044,7 @@ impl View {
             View::TransposeLast2 => true,
             View::TransposeLast2If(name) => match attrs.get(name) {
                 Some(AttrValue::Bool(b)) => *b,
+                None => false,
                 _ => return Err(format!("needs bool attribute '{name}'")),
             },
             View::Nz => {

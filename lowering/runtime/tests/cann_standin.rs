@@ -422,6 +422,23 @@ fn cases() -> Vec<Case> {
         ],
         vec![ty(BF16, &[4, 128])],
     ));
+    // An nn.Linear weight [N, K] with transpose_x2: passed as the transposed view [K, N].
+    let a = attrs(&[
+        ("approximate", s("gelu_erf")),
+        ("transpose_x2", AttrValue::Bool(true)),
+    ]);
+    v.push(case(
+        "dit.quant_matmul_gelu",
+        a,
+        vec![
+            t(I8, &[4, 64]),
+            t(I8, &[128, 64]),
+            t(F32, &[4]),
+            t(F32, &[128]),
+            None,
+        ],
+        vec![ty(BF16, &[4, 128])],
+    ));
     let a = attrs(&[("fused_op_type", s("add"))]);
     v.push(
         case(
@@ -920,6 +937,18 @@ fn attributes_views_and_dtypes_reach_aclnn_encoded_as_documented() {
     assert_eq!(
         l.get("out"),
         "T{dt=27,fmt=2,view=[4,128],stride=[128,1],off=0,storage=[4,128]}"
+    );
+    let (_, lines) = launch(find("dit.quant_matmul_gelu", &|c| {
+        c.attrs.get("transpose_x2") == Some(&AttrValue::Bool(true))
+    }));
+    let l = call_line(&lines, "aclnnFusedQuantMatmul");
+    assert_eq!(
+        (l.get("x1"), l.get("x2")),
+        (
+            "T{dt=2,fmt=2,view=[4,64],stride=[64,1],off=0,storage=[4,64]}",
+            "T{dt=2,fmt=2,view=[64,128],stride=[1,64],off=0,storage=[128,64]}"
+        ),
+        "x2 [N, K] reaches the kernel as its transposed view [K, N]"
     );
     let (_, lines) = launch(find("dit.fused_matmul", &|_| true));
     let l = call_line(&lines, "aclnnFusedMatmul");

@@ -107,11 +107,17 @@ fn erase_dead_producers(
     _: MlirPDLResultList,
     rewriter: MlirPatternRewriter,
 ) -> bool {
-    let mut pending: Vec<Op> = args
+    let mut pending: Vec<Op> = Vec::new();
+    // Two values may come from one op (x·x): it is erased once.
+    for op in args
         .iter()
         .filter_map(|a| a.value())
         .filter_map(|v| v.defining_op())
-        .collect();
+    {
+        if !pending.contains(&op) {
+            pending.push(op);
+        }
+    }
     while let Some(op) = pending.pop() {
         if op.has_uses() || !crate::dit_dce::is_side_effect_free(op) {
             continue;
@@ -147,4 +153,5 @@ pub const REWRITES: &[(&str, RewriteFn)] = &[
     ("SplatAsF32", splat_as_f32),
     ("ReportApplied", report_applied),
     ("EraseDeadProducers", erase_dead_producers),
+    ("EraseDeadProducersOfBoth", erase_dead_producers),
 ];

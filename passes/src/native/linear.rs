@@ -208,6 +208,172 @@ fn kernel_accepts_plan(state: &NativeState, p: &Plan, kind: &str) -> Result<(), 
     contract::kernel_accepts(state, "dit.fused_matmul", &attrs, &operands)
 }
 
+/// The dit.linear a `dit.matmul` + `dit.add` (seed 000 path A) is: its operands, and whether
+/// the weight needs a transpose to [N, K] and the bias a reshape to [N].
+struct LinearPlan {
+    x: Val,
+    weight: Val,
+    transpose_weight: bool,
+    bias: Val,
+    reshape_bias: bool,
+}
+
+/// Checks that `mm` + `add` compute `dit.linear(x, weight, bias)` and plans it; the error is
+/// the skip reason. None when the ops are not this pattern's match at all.
+fn plan_linear_bias(mm: Op, add: Op) -> Option<Result<LinearPlan, String>> {
+    let y = mm.result(0);
+    if add.num_operands() != 2 || y.use_count() != 1 || mm.num_operands() != 2 {
+        return None;
+    }
+    let bias = if add.operand(0) == y {
+        add.operand(1)
+    } else if add.operand(1) == y {
+        add.operand(0)
+    } else {
+        return None;
+    };
+    let (x, w) = (mm.operand(0), mm.operand(1));
+    Some((|| {
+        let t = |v: Val, what: &str| v.tensor().ok_or(format!("{what} is not a ranked tensor"));
+        let (xt, wt, bt, yt, out) = (
+            t(x, "x")?,
+            t(w, "the weight")?,
+            t(bias, "the addend")?,
+            t(y, "the matmul result")?,
+            t(add.result(0), "the add result")?,
+        );
+        if bool_attr(mm, "transpose_a") != Some(false) {
+            return Err(
+                "the matmul transposes x (transpose_a): dit.linear reads x as [.., K]".to_string(),
+            );
+        }
+        if wt.rank() != 2 {
+            return Err(format!(
+                "the weight is batched ([{}]): dit.linear's weight is [N, K]",
+                dit_dialect::tensor::shape_string(&wt.shape)
+            ));
+        }
+        if [&wt, &bt, &yt, &out].iter().any(|o| o.elem != xt.elem) {
+            return Err("x, weight, bias and result element types differ".to_string());
+        }
+        // A bias over rows: one value per output column, so its shape is [N] or [1, .., 1, N]
+        // and adding it does not change the matmul result's shape.
+        let n = yt.dim_from_back(0);
+        let row_bias = n.is_some()
+            && bt.rank() >= 1
+            && bt.rank() <= yt.rank()
+            && bt.dim_from_back(0) == n
+            && bt.shape[..bt.rank() - 1].iter().all(|d| *d == Some(1))
+            && out.shape == yt.shape;
+        if !row_bias {
+            return Err(format!(
+                "the addend [{}] is not a bias over rows ([N] or [1, .., 1, N] with N = {})",
+                dit_dialect::tensor::shape_string(&bt.shape),
+                dit_dialect::tensor::shape_string(&[n])
+            ));
+        }
+        let transpose_weight = bool_attr(mm, "transpose_b") != Some(true);
+        // dit.linear takes the weight as [N, K]. A [K, N] one needs a transpose, which costs
+        // nothing per call only when the load-time pre-pack can do it: the weight must be a
+        // function argument or a re-layout of arguments (cost::is_load_time_value).
+        if transpose_weight && !crate::cost::is_load_time_value(w) {
+            return Err(
+                "the weight is [K, N] and not known at load time: its transpose to [N, K] would \
+                 be a kernel on every call"
+                    .to_string(),
+            );
+        }
+        Ok(LinearPlan {
+            x,
+            weight: w,
+            transpose_weight,
+            bias,
+            reshape_bias: bt.rank() != 1,
+        })
+    })())
+}
+
+/// Constraint: `MatmulBiasFits(mm, root, pattern)`.
+fn matmul_bias_fits(args: Args, state: &NativeState) -> bool {
+    let (mm, root) = (args.op_at(0), args.op_at(1));
+    if !ops_are(&[(mm, "dit.matmul"), (root, "dit.add")]) {
+        return false;
+    }
+    let (Some(mm), Some(root)) = (mm, root) else {
+        return false;
+    };
+    match plan_linear_bias(mm, root) {
+        None => false,
+        Some(check) => fits(
+            state,
+            args.attr_at(2),
+            Some(root.result(0)),
+            check.map(|_| ()),
+        ),
+    }
+}
+
+/// Rewrite: `BuildLinear(mm, root) -> Value`: builds, before `root`, [dit.transpose(weight)
+/// {perm = [1, 0]}], [dit.reshape(bias) to [N]] and the dit.linear(x, weight, bias) that
+/// replaces `root`. MatmulBiasFits vouched for it.
+fn build_linear(
+    args: Args,
+    _: &NativeState,
+    results: MlirPDLResultList,
+    rewriter: MlirPatternRewriter,
+) -> bool {
+    let (Some(mm), Some(root)) = (args.op_at(0), args.op_at(1)) else {
+        return false;
+    };
+    let Some(Ok(p)) = plan_linear_bias(mm, root) else {
+        return false;
+    };
+    let (Some(wt), Some(bt)) = (p.weight.tensor(), p.bias.tensor()) else {
+        return false;
+    };
+    let context = root.context_raw();
+    // SAFETY: the root is alive; new ops go right before it.
+    unsafe { mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0) };
+    let weight = if p.transpose_weight {
+        create_via_rewriter(
+            rewriter,
+            root,
+            "dit.transpose",
+            &[p.weight],
+            tensor_type(&[wt.shape[1], wt.shape[0]], p.weight),
+            &[("perm", root.i64_array_attr(&[1, 0]))],
+        )
+    } else {
+        p.weight
+    };
+    let bias = if p.reshape_bias {
+        let n = bt.dim_from_back(0);
+        create_via_rewriter(
+            rewriter,
+            root,
+            "dit.reshape",
+            &[p.bias],
+            tensor_type(&[n], p.bias),
+            &[],
+        )
+    } else {
+        p.bias
+    };
+    // SAFETY: the root's result type is alive.
+    let out_type = unsafe { mlirValueGetType(root.result(0).0) };
+    let linear = create_via_rewriter(
+        rewriter,
+        root,
+        "dit.linear",
+        &[p.x, weight, bias],
+        out_type,
+        &[("operandSegmentSizes", Attr::i32_array(context, &[1, 1, 1]))],
+    );
+    // SAFETY: the result list is the interpreter's; the value is alive.
+    unsafe { mlirPDLResultListPushBackValue(results, linear.0) };
+    true
+}
+
 /// Constraint: `LinearActivationFits(lin, root, kind, pattern)`.
 fn linear_activation_fits(args: Args, state: &NativeState) -> bool {
     let (lin, root) = (args.op_at(0), args.op_at(1));
@@ -235,6 +401,36 @@ fn linear_activation_fits(args: Args, state: &NativeState) -> bool {
         ))
     };
     fits(state, args.attr_at(3), Some(root.result(0)), check)
+}
+
+/// Constraint: `LinearSiluUnfused(lin, root, pattern)`: records why a dit.linear followed by
+/// dit.silu stays two kernels, and never holds. No aclnn kernel fuses it: aclnnFusedMatmul's
+/// fusedOpType is "", add, mul, gelu_erf, gelu_tanh or relu ([ops-nn]
+/// matmul/fused_mat_mul/docs/aclnnFusedMatmul.md) and aclnnFusedQuantMatmul's gelu_erf or
+/// gelu_tanh ([ops-nn] matmul/fused_quant_mat_mul/docs/aclnnFusedQuantMatmul.md).
+fn linear_silu_unfused(args: Args, state: &NativeState) -> bool {
+    let (lin, root) = (args.op_at(0), args.op_at(1));
+    if !ops_are(&[(lin, "dit.linear"), (root, "dit.silu")]) {
+        return false;
+    }
+    // A gated SiLU (silu(linear) · up, possibly through casts) is enable_swiglu's to fuse:
+    // reporting it here would read as a missed fusion where dit.silu_mul applies.
+    if root.is_some_and(|r| {
+        r.result(0)
+            .users()
+            .iter()
+            .any(|u| u.is("dit.mul") || u.is("dit.cast"))
+    }) {
+        return false;
+    }
+    let reason = "linear + silu: no aclnn kernel fuses a SiLU into a matmul (FusedMatmul: add, \
+                  mul, gelu_erf, gelu_tanh, relu; FusedQuantMatmul: gelu only)";
+    fits(
+        state,
+        args.attr_at(2),
+        root.map(|r| r.result(0)),
+        Err(reason.to_string()),
+    )
 }
 
 /// A ranked tensor type of `shape` with the element type of `like`.
@@ -332,8 +528,14 @@ fn build_fused_matmul(
 }
 
 /// The constraints of this topic, by the names PDLL declares.
-pub const CONSTRAINTS: &[(&str, ConstraintFn)] =
-    &[("LinearActivationFits", linear_activation_fits)];
+pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
+    ("LinearActivationFits", linear_activation_fits),
+    ("MatmulBiasFits", matmul_bias_fits),
+    ("LinearSiluUnfused", linear_silu_unfused),
+];
 
 /// The rewrites of this topic, by the names PDLL declares.
-pub const REWRITES: &[(&str, RewriteFn)] = &[("BuildFusedMatmul", build_fused_matmul)];
+pub const REWRITES: &[(&str, RewriteFn)] = &[
+    ("BuildFusedMatmul", build_fused_matmul),
+    ("BuildLinear", build_linear),
+];

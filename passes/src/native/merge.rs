@@ -415,7 +415,46 @@ fn swap_plan(gate: Val, up: Val, act: Op, root: Op) -> Result<SwapPlan, String> 
         return Err("the weight's rows are not the projection's width".to_string());
     }
     is_halved_type(whole, root.result(0), Some(n))?;
+    swap_pays(lin, &ins, whole, gate, up, root).map_err(|e| {
+        format!("the gate is the second half; reordering the weight rows does not pay: {e}")
+    })?;
     Ok(SwapPlan { lin, ins, n })
+}
+
+/// The cost-model check of the reorder. Without it the halves are cut out of the projection
+/// (a view or a copy kernel, as the cost model places the split or slices) and their product is
+/// one kernel; with it the fused op reads the whole projection, and the swapped weight (and bias)
+/// rows are free only when the pre-pack computes them: per call they are a copy of the weight.
+fn swap_pays(
+    lin: Op,
+    ins: &Linear,
+    whole: Val,
+    gate: Val,
+    up: Val,
+    root: Op,
+) -> Result<(), String> {
+    use crate::cost::{relayout_cost, tensor_bytes, CallCost};
+    let bytes = |v: Val| v.tensor().map_or(0, |t| tensor_bytes(&t));
+    let out = bytes(root.result(0));
+    let projection = CallCost::of_ops(&[lin]);
+    let mut halves: Vec<Op> = Vec::new();
+    for producer in [gate.defining_op(), up.defining_op()].into_iter().flatten() {
+        if !halves.contains(&producer) {
+            halves.push(producer);
+        }
+    }
+    let original = projection
+        .plus(CallCost::of_ops(&halves))
+        .plus(CallCost::kernel(
+            bytes(gate).saturating_add(bytes(up)).saturating_add(out),
+        ));
+    let mut rewritten = projection
+        .plus(CallCost::kernel(bytes(whole).saturating_add(out)))
+        .plus(relayout_cost(ins.weight));
+    if let Some(b) = ins.bias {
+        rewritten = rewritten.plus(relayout_cost(b));
+    }
+    crate::cost::rewrite_pays(original, rewritten)
 }
 
 /// Constraint: `GateSecondOfLinear(gate, up, act, root, pattern)`: `root` = act(gate) · up

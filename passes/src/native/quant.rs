@@ -47,11 +47,18 @@ fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
                 x1.elem, x2.elem
             ));
         }
-        if bool_attr(q, "transpose_x1") != Some(false)
-            || bool_attr(q, "transpose_x2") != Some(false)
-        {
+        // Both inputs may come as last-two-dims transposed views ([ops-nn]
+        // matmul/fused_quant_mat_mul/docs/aclnnFusedQuantMatmul.md, x1 and x2: "最后两根轴转置
+        // 情况下的非连续tensor"), so the flags carry over onto the fused op; int4 x1 is the
+        // exception: "INT4量化场景 … 当前只支持不转置输入" (same page, 约束说明, x1).
+        let (tx1, tx2) = (
+            bool_attr(q, "transpose_x1").unwrap_or(false),
+            bool_attr(q, "transpose_x2").unwrap_or(false),
+        );
+        if a4w4 && tx1 {
             return Err(
-                "x1 or x2 is transposed; FusedQuantMatmul takes x1 as [M, K] and x2 as [K, N]"
+                "int4 x1 must not be transposed (FusedQuantMatmul's INT4 case takes x1 \
+                 untransposed only)"
                     .to_string(),
             );
         }
@@ -62,6 +69,7 @@ fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
                 "per-group or FRACTAL_NZ quant_matmul has no fused GELU kernel".to_string(),
             );
         }
+        fused_quant_matmul_accepts(state, &ins, tx1, tx2)?;
         let p = t(Some(pertoken)).ok_or("pertoken untyped")?;
         if p.elem != Elem::F32 || p.rank() != 1 {
             return Err(format!(
@@ -96,6 +104,55 @@ fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
         Ok(())
     })();
     fits(state, args.attr_at(2), Some(root.result(0)), check)
+}
+
+/// The dit.quant_matmul_gelu P0 builds passes aclnnFusedQuantMatmul's rules
+/// (fused_quant_matmul.*), with x1 and x2 described as the kernel sees them: through the
+/// transposed views the kernel entry passes them in when the flags are set.
+fn fused_quant_matmul_accepts(
+    state: &NativeState,
+    ins: &dit_dialect::ops::Operands,
+    tx1: bool,
+    tx2: bool,
+) -> Result<(), String> {
+    let viewed = |slot: &str, transposed: bool| {
+        ins.get(slot).and_then(contract::desc).map(|mut d| {
+            let n = d.dims.len();
+            if transposed && n >= 2 {
+                d.dims.swap(n - 2, n - 1);
+            }
+            d
+        })
+    };
+    let operands = [
+        viewed("x1", tx1),
+        viewed("x2", tx2),
+        ins.get("pertoken_scale").and_then(contract::desc),
+        ins.get("scale").and_then(contract::desc),
+        ins.get("bias").and_then(contract::desc),
+    ];
+    let attrs = contract::str_attrs(&[("approximate", "gelu_tanh")]);
+    contract::kernel_accepts(state, "dit.quant_matmul_gelu", &attrs, &operands)
+}
+
+/// Rewrite: `CarryTransposeFlags(q, fused)`: sets transpose_x1 / transpose_x2 on the
+/// dit.quant_matmul_gelu `fused` where the dit.quant_matmul `q` has them true (absent means
+/// false, so an untransposed fusion prints as before).
+fn carry_transpose_flags(
+    args: Args,
+    _: &NativeState,
+    _: MlirPDLResultList,
+    _: MlirPatternRewriter,
+) -> bool {
+    let (Some(q), Some(fused)) = (args.op_at(0), args.op_at(1)) else {
+        return false;
+    };
+    for flag in ["transpose_x1", "transpose_x2"] {
+        if bool_attr(q, flag) == Some(true) {
+            fused.set_attr(flag, Attr::bool(fused.context_raw(), true));
+        }
+    }
+    true
 }
 
 /// Constraint: `GmmSwigluQuantFits(g, s, root, pattern)`.
@@ -300,6 +357,7 @@ pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
 
 /// The rewrites of this topic, by the names PDLL declares.
 pub const REWRITES: &[(&str, RewriteFn)] = &[
+    ("CarryTransposeFlags", carry_transpose_flags),
     ("GmmSwigluVariant", gmm_swiglu_variant),
     ("GmmGroupListType", gmm_group_list_type),
 ];

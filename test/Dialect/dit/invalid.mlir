@@ -235,10 +235,10 @@ func.func @reshape_element_count(%x: tensor<1x16x256xbf16>) -> tensor<1x16x2x64x
 // -----
 
 // Element counts beyond i64 are compared exactly (no overflow, no silent pass).
-func.func @reshape_huge(%x: tensor<9223372036854775807x4xi8>) -> tensor<9223372036854775807x2xi8> {
+func.func @reshape_huge(%x: tensor<9223372036854775807x4xi1>) -> tensor<9223372036854775807x2xi1> {
   // expected-error @+1 {{'dit.reshape' op reshape changes the element count from 36893488147419103228 to 18446744073709551614 [rule reshape.element-count]}}
-  %0 = "dit.reshape"(%x) : (tensor<9223372036854775807x4xi8>) -> tensor<9223372036854775807x2xi8>
-  return %0 : tensor<9223372036854775807x2xi8>
+  %0 = "dit.reshape"(%x) : (tensor<9223372036854775807x4xi1>) -> tensor<9223372036854775807x2xi1>
+  return %0 : tensor<9223372036854775807x2xi1>
 }
 
 // -----
@@ -267,9 +267,9 @@ func.func @bitcast_size(%x: tensor<4x8xi8>) -> tensor<4x8xf16> {
 
 // -----
 
-func.func @bitcast_huge(%x: tensor<9223372036854775807xf32>) -> tensor<9223372036854775807xi8> {
-  // expected-error @+1 {{'dit.bitcast' op bitcast changes the size in bits from 295147905179352825824 to 73786976294838206456 [rule bitcast.size]}}
-  %0 = "dit.bitcast"(%x) : (tensor<9223372036854775807xf32>) -> tensor<9223372036854775807xi8>
+func.func @bitcast_huge(%x: tensor<2305843009213693951xf32>) -> tensor<9223372036854775807xi8> {
+  // expected-error @+1 {{'dit.bitcast' op bitcast changes the size in bits from 73786976294838206432 to 73786976294838206456 [rule bitcast.size]}}
+  %0 = "dit.bitcast"(%x) : (tensor<2305843009213693951xf32>) -> tensor<9223372036854775807xi8>
   return %0 : tensor<9223372036854775807xi8>
 }
 
@@ -332,10 +332,10 @@ func.func @slice_missing_step(%x: tensor<4x16xf16>) -> tensor<4x8xf16> {
 // -----
 
 // end - start + step - 1 is past i64 here: computed without overflow.
-func.func @slice_huge(%x: tensor<9223372036854775807xf16>) -> tensor<2xf16> {
+func.func @slice_huge(%x: tensor<9223372036854775807xi8>) -> tensor<2xi8> {
   // expected-error @+1 {{'dit.slice' op result has shape [2], expected [1] [rule shape]}}
-  %0 = "dit.slice"(%x) {dim = 0 : i64, start = 0 : i64, end = 9223372036854775807 : i64, step = 9223372036854775807 : i64} : (tensor<9223372036854775807xf16>) -> tensor<2xf16>
-  return %0 : tensor<2xf16>
+  %0 = "dit.slice"(%x) {dim = 0 : i64, start = 0 : i64, end = 9223372036854775807 : i64, step = 9223372036854775807 : i64} : (tensor<9223372036854775807xi8>) -> tensor<2xi8>
+  return %0 : tensor<2xi8>
 }
 
 // -----
@@ -373,10 +373,10 @@ func.func @split_missing_sizes(%x: tensor<1x18xbf16>) -> (tensor<1x9xbf16>, tens
 // -----
 
 // The sum of the sizes is past i64: computed without overflow.
-func.func @split_sizes_overflow(%x: tensor<4xf32>) -> (tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>) {
+func.func @split_sizes_overflow(%x: tensor<4xi8>) -> (tensor<9223372036854775807xi8>, tensor<9223372036854775807xi8>) {
   // expected-error @+1 {{'dit.split' op sizes [9223372036854775807, 9223372036854775807] sum to 18446744073709551614, but dimension 0 is 4 [rule split.sizes]}}
-  %0:2 = "dit.split"(%x) {dim = 0 : i64, sizes = array<i64: 9223372036854775807, 9223372036854775807>} : (tensor<4xf32>) -> (tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>)
-  return %0#0, %0#1 : tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>
+  %0:2 = "dit.split"(%x) {dim = 0 : i64, sizes = array<i64: 9223372036854775807, 9223372036854775807>} : (tensor<4xi8>) -> (tensor<9223372036854775807xi8>, tensor<9223372036854775807xi8>)
+  return %0#0, %0#1 : tensor<9223372036854775807xi8>, tensor<9223372036854775807xi8>
 }
 
 // -----
@@ -438,10 +438,10 @@ func.func @concat_unranked_result(%a: tensor<4xf32>) -> tensor<*xf32> {
 // -----
 
 // The concatenated size is past i64: reported, not overflowed.
-func.func @concat_overflow(%a: tensor<9223372036854775807xf32>) -> tensor<?xf32> {
+func.func @concat_overflow(%a: tensor<9223372036854775807xi8>) -> tensor<?xi8> {
   // expected-error @+1 {{'dit.concat' op the concatenated dimension 0 would have size 18446744073709551614, more than a dimension can hold [rule concat.shape]}}
-  %0 = "dit.concat"(%a, %a) {dim = 0 : i64} : (tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>) -> tensor<?xf32>
-  return %0 : tensor<?xf32>
+  %0 = "dit.concat"(%a, %a) {dim = 0 : i64} : (tensor<9223372036854775807xi8>, tensor<9223372036854775807xi8>) -> tensor<?xi8>
+  return %0 : tensor<?xi8>
 }
 
 // -----
@@ -1180,4 +1180,13 @@ func.func @two_violations(%x: tensor<2x8xf16>) -> (tensor<2x8xf16>, tensor<4x8xf
   // expected-error @+1 {{'dit.reshape' op reshape changes the element count from 16 to 32 [rule reshape.element-count]}}
   %1 = "dit.reshape"(%x) : (tensor<2x8xf16>) -> tensor<4x8xf16>
   return %0, %1 : tensor<2x8xf16>, tensor<4x8xf16>
+}
+
+// -----
+
+// A tensor whose bytes do not fit in i64 (sizes travel as i64 through the runtime's ABI).
+func.func @bytes_over_i64(%x: tensor<9223372036854775807x2xf16>) -> tensor<9223372036854775807x2xf16> {
+  // expected-error @+1 {{'dit.relu' op operand #0 (tensor<9223372036854775807x2xf16>) needs more than 2^63-1 bytes [rule size]}}
+  %0 = "dit.relu"(%x) : (tensor<9223372036854775807x2xf16>) -> tensor<9223372036854775807x2xf16>
+  return %0 : tensor<9223372036854775807x2xf16>
 }

@@ -49,10 +49,12 @@ func.func @quant_mm_gelu_bf16_scale_f16_out(%x: tensor<16x64xi8>, %w: tensor<64x
 
 // -----
 
-// x2 stored as [N, K] (transpose_x2): the fused kernel takes [K, N]; not fused.
+// x2 stored as [N, K] (transpose_x2, an nn.Linear weight): FusedQuantMatmul takes x2 as a
+// last-two-dims transposed view ("ND格式下支持最后两根轴转置情况下的非连续tensor", [ops-nn]
+// matmul/fused_quant_mat_mul/docs/aclnnFusedQuantMatmul.md): fused, the flag carried over.
 // CHECK-LABEL: func.func @quant_mm_gelu_transposed_x2
-// CHECK-NOT: "dit.quant_matmul_gelu"
-// REPORT: skipped at {{.*}}quant.mlir:[[@LINE+3]]:8: x1 or x2 is transposed
+// CHECK: "dit.quant_matmul_gelu"(%arg0, %arg1, %arg3, %arg2) {approximate = "gelu_erf", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, transpose_x2 = true}
+// REPORT: applied at {{.*}}quant.mlir:[[@LINE+3]]:8: quant_matmul + gelu(none) -> dit.quant_matmul_gelu(gelu_erf)
 func.func @quant_mm_gelu_transposed_x2(%x: tensor<16x64xi8>, %w: tensor<128x64xi8>, %s: tensor<128xf32>, %p: tensor<16xf32>) -> tensor<16x128xf16> {
   %q = "dit.quant_matmul"(%x, %w, %s, %p) {transpose_x1 = false, transpose_x2 = true, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1>} : (tensor<16x64xi8>, tensor<128x64xi8>, tensor<128xf32>, tensor<16xf32>) -> tensor<16x128xf16>
   %g = "dit.gelu"(%q) {approximate = "none"} : (tensor<16x128xf16>) -> tensor<16x128xf16>

@@ -18,7 +18,7 @@
 // PARSE: malformed.mlir:4:10: error: use of value '%e' expects different type
 // TARGET: <command line>: error: --target:
 // NAN: error: output 0 of @nan has non-finite values
-// CANN: dit-run: error: {{.*}}ASCEND_HOME_PATH
+// CANN: errors.mlir:1:1: error: {{.*}}ASCEND_HOME_PATH
 // OK: @f: 1 kernels
 // OK: output 0 f32[2,4]: L2 norm
 // OK: values f32[2,4]: [

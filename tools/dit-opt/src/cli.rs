@@ -149,7 +149,7 @@ pub fn command() -> Command {
             Arg::new("fusion-config")
                 .long("fusion-config")
                 .value_name("FILE")
-                .help("A TOML file of fusion switches (enable_gelu_mul = false, ...)"),
+                .help("A TOML file of fusion switches (enable_gelu_mul = false, ...) and dit-auto-fuse options ([auto_fuse] min_benefit = 0.3, ...)"),
         );
     for pipeline in PIPELINES {
         cmd = cmd.arg(flag(pipeline.flag, pipeline.summary));

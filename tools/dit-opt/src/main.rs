@@ -53,13 +53,26 @@ fn main() -> ExitCode {
         }
     };
     let options = cli::options(&matches);
+    let input = match options.input.as_str() {
+        "-" => "<stdin>".to_string(),
+        path => path.to_string(),
+    };
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
         .spawn(move || run(&options));
     match worker.map(|w| w.join()) {
         Ok(Ok(code)) => code,
-        _ => {
-            report!("<dit-opt>: error: internal error (please report it with the input)");
+        // No op is known here: the error points at the input's start, so that it is still
+        // located like every other error.
+        Ok(Err(payload)) => {
+            report!(
+                "{input}:1:1: error: internal error (please report it with the input): {}",
+                dit_passes::pipeline::panic_text(payload.as_ref())
+            );
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            report!("<dit-opt>: error: cannot start the worker thread: {e}");
             ExitCode::FAILURE
         }
     }

@@ -21,6 +21,9 @@ use std::{
 const DOC: &str = "docs/coverage.md";
 /// torch-mlir exports (tools/dit-import), imported by the conversion pass before fusing.
 const IMPORTED_DIR: &str = "test/models/imported";
+/// Hand-written models also run W8A8-quantized (docs/quantize.md) under this name prefix, so
+/// that the table shows the quantized fusions (P0's quant_mm_gelu) on the same graphs.
+const QUANTIZED: &str = "quantized/";
 /// The conversion pass: its report entries are the import, not a fusion.
 const IMPORT_PASS: &str = "dit-convert-torch-to-dit";
 const UPDATE_VAR: &str = "DIT_UPDATE_COVERAGE";
@@ -82,6 +85,12 @@ fn models(root: &Path) -> Vec<(String, String)> {
             }
         })
         .collect();
+    let quantized: Vec<(String, String)> = out
+        .iter()
+        .filter(|(_, r)| !is_imported(r))
+        .map(|(name, r)| (format!("{QUANTIZED}{name}"), r.clone()))
+        .collect();
+    out.extend(quantized);
     out.sort();
     for pair in out.windows(2) {
         assert!(
@@ -212,6 +221,9 @@ fn run_model(root: &Path, scratch: &Path, name: &str, rel: &str) -> Model {
     let mut args = vec![rel];
     if imported {
         args.push("--dit-convert-torch-to-dit");
+    }
+    if name.starts_with(QUANTIZED) {
+        args.push("--dit-quantize");
     }
     args.extend(["--fuse-all", "--fusion-report=json", "-o", fused_arg]);
     let out = dit_opt(root, &args);
@@ -364,6 +376,14 @@ fn render(models: &[Model]) -> String {
              named `imported/<model>` below; kernels and bytes \"before\" are those of the \
              imported dit graph),\n\n    dit-opt MODEL --dit-convert-torch-to-dit --fuse-all \
              --fusion-report=json -o FUSED\n"
+        );
+    }
+    if models.iter().any(|m| m.name.starts_with(QUANTIZED)) {
+        let _ = writeln!(
+            md,
+            "and, for every hand-written model again with its linears W8A8-quantized first \
+             (docs/quantize.md; named `{QUANTIZED}<model>` below),\n\n    dit-opt MODEL \
+             --dit-quantize --fuse-all --fusion-report=json -o FUSED\n"
         );
     }
     md.push_str(

@@ -193,6 +193,88 @@ pub fn read_signature(job: &Job, text: &str) -> Result<Signature, String> {
     signature(root, Some(&job.entry)).map_err(|e| format!("{}: error: {e}", job.display_name))
 }
 
+/// Refuses `job` when its tensors would not fit in `--max-memory` (see [`check_memory`]); run
+/// before any input is made.
+pub fn plan_memory(job: &Job, text: &str) -> Result<(), String> {
+    let (context, sink) = context_for(job, text)?;
+    let module = Module::parse(&context, text).ok_or_else(|| {
+        rendered(
+            &sink,
+            &format!("{}: error: the input does not parse", job.display_name),
+        )
+    })?;
+    check_memory(job, Op(module.as_operation().to_raw()))
+        .map_err(|()| rendered(&sink, "error: over --max-memory"))
+}
+
+/// Refuses a run whose tensors would not fit: the entry function's arguments and every value
+/// its ops produce (the CPU reference materializes each), summed. A tensor whose size
+/// overflows, or a sum over `--max-memory`, is an error at the op (or function) that holds the
+/// largest tensor, naming it. Runs before any input is made or allocation is done.
+fn check_memory(job: &Job, root: Op) -> Result<(), ()> {
+    let mut func = None;
+    root.walk(&mut |op| {
+        let name = op.attr("sym_name").and_then(|a| a.as_str());
+        if op.is("func.func") && name.as_deref() == Some(job.entry.as_str()) {
+            func = Some(op);
+        }
+    });
+    let Some(func) = func else { return Ok(()) };
+    // (bytes or None when they overflow, the op that makes it, what it is).
+    let mut tensors: Vec<(Option<u64>, Op, String)> = Vec::new();
+    for block in func.region_blocks(0).into_iter().take(1) {
+        for (i, arg) in block.arguments().into_iter().enumerate() {
+            if let Some(t) = arg.tensor() {
+                tensors.push((
+                    t.checked_bytes(),
+                    func,
+                    format!("argument #{i} ({})", arg.ty()),
+                ));
+            }
+        }
+    }
+    func.walk(&mut |op| {
+        if op == func {
+            return;
+        }
+        for (i, r) in op.results().into_iter().enumerate() {
+            if let Some(t) = r.tensor() {
+                let what = format!("result #{i} of '{}' ({})", op.name(), r.ty());
+                tensors.push((t.checked_bytes(), op, what));
+            }
+        }
+    });
+    let total = tensors
+        .iter()
+        .try_fold(0u64, |sum, (bytes, _, _)| sum.checked_add((*bytes)?));
+    let limit = job.options.max_memory;
+    if total.is_some_and(|t| t <= limit) {
+        return Ok(());
+    }
+    let largest = tensors
+        .iter()
+        .max_by_key(|(bytes, _, _)| bytes.map_or(u128::MAX, u128::from));
+    let Some((bytes, op, what)) = largest else {
+        return Ok(());
+    };
+    let human = |b: Option<u64>| {
+        b.map_or("more than 2^64 bytes".to_string(), |b| {
+            dit_passes::cost::human_bytes(b)
+        })
+    };
+    dit_dialect::diagnostics::emit_error(
+        dit_dialect::diagnostics::nearest_location(*op),
+        &format!(
+            "@{} needs {} for its tensors, over --max-memory={}; the largest is {what}, {}",
+            job.entry,
+            human(total),
+            dit_passes::cost::human_bytes(limit),
+            human(*bytes)
+        ),
+    );
+    Err(())
+}
+
 /// The functions with a body in `text`, in module order (the entries `dit-run` runs when no
 /// `--entry` is given).
 pub fn function_names(
@@ -238,6 +320,7 @@ pub fn execute(
     }
     let signature = signature(root, Some(&job.entry))
         .map_err(|e| format!("{}: error: {e}", job.display_name))?;
+    check_memory(job, root).map_err(|()| fail("over --max-memory"))?;
     let target = Target::resolve(&job.options.target)
         .map_err(|e| format!("<command line>: error: --target: {e}"))?;
     let pipeline = PipelineOptions {

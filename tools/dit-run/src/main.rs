@@ -49,6 +49,8 @@ pub struct Options {
     pub input_range: (f64, f64),
     /// Functions with a larger argument or result are skipped (reported).
     pub max_elements: Option<usize>,
+    /// A run whose tensors need more bytes than this is refused (a located error).
+    pub max_memory: u64,
     /// Chunks whose dynamic dims do not specialize to one value are skipped (reported).
     pub skip_dynamic: bool,
     /// Functions not run (reported as SKIPPED), e.g. graphs outside the reference's model.
@@ -121,6 +123,12 @@ fn command() -> Command {
                 .help("Skip (and report SKIPPED) a function with an argument or result of more than N elements"),
         )
         .arg(
+            Arg::new("max-memory")
+                .long("max-memory")
+                .value_name("BYTES")
+                .help("Refuse a function whose arguments, results and intermediates need more than BYTES (suffix K, M, G, T; default: half the physical memory)"),
+        )
+        .arg(
             Arg::new("skip-dynamic")
                 .long("skip-dynamic")
                 .action(ArgAction::SetTrue)
@@ -187,7 +195,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let max_memory = match matches.get_one::<String>("max-memory") {
+        Some(text) => match parse_bytes(text) {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("<command line>: error: --max-memory: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => default_max_memory(),
+    };
     let options = Options {
+        max_memory,
         max_elements: matches.get_one::<usize>("max-elements").copied(),
         skip_dynamic: matches.get_flag("skip-dynamic"),
         exclude: matches
@@ -235,14 +254,25 @@ fn main() -> ExitCode {
         input_dir: matches.get_one::<String>("input-dir").cloned(),
         save_inputs: matches.get_one::<String>("save-inputs").cloned(),
     };
+    let input = match options.input.as_str() {
+        "-" => "<stdin>".to_string(),
+        path => path.to_string(),
+    };
     // Deep graphs recurse in MLIR's verifier and printer: run on a big stack, as dit-opt does.
     let worker = std::thread::Builder::new()
         .stack_size(512 << 20)
         .spawn(move || run(&options));
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,
-        _ => {
-            eprintln!("dit-run: error: internal failure (the run panicked)");
+        Ok(Err(payload)) => {
+            eprintln!(
+                "{input}:1:1: error: internal failure (the run panicked): {}",
+                dit_passes::pipeline::panic_text(payload.as_ref())
+            );
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("<dit-run>: error: cannot start the worker thread: {e}");
             ExitCode::FAILURE
         }
     }
@@ -270,7 +300,7 @@ fn skip_reason(job: &jit::Job, text: &str) -> Result<Option<String>, String> {
             .inputs
             .iter()
             .chain(&signature.outputs)
-            .map(|t| t.numel())
+            .map(|t| t.checked_numel().unwrap_or(usize::MAX))
             .max()
             .unwrap_or(0);
         if largest > max {
@@ -295,6 +325,42 @@ fn fusion_switches(m: &clap::ArgMatches) -> Result<dit_passes::fusion::FusionSwi
             .map_err(|e| format!("--no-fuse: {e}"))?;
     }
     Ok(switches)
+}
+
+/// `--max-memory`'s value: a byte count with an optional binary suffix (`512M`, `2GiB`).
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, shift) = match t.chars().last() {
+        Some('K' | 'k') => (&t[..t.len() - 1], 10),
+        Some('M' | 'm') => (&t[..t.len() - 1], 20),
+        Some('G' | 'g') => (&t[..t.len() - 1], 30),
+        Some('T' | 't') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1u64 << shift))
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("'{text}' is not a positive byte count (e.g. 512M, 8G)"))
+}
+
+/// Half the physical memory (`MemTotal` in /proc/meminfo), or 8 GiB where that cannot be read:
+/// a run that needs more would swap or be killed, so it is refused up front.
+fn default_max_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib.saturating_mul(1024) / 2)
+        })
+        .unwrap_or(8 << 30)
 }
 
 fn parse_range(text: &str) -> Result<(f64, f64), String> {
@@ -337,6 +403,8 @@ pub fn specialize_dynamic_dims(text: &str, n: usize) -> String {
     out
 }
 
+/// Reads an input and applies dit-opt's checks before parsing (UTF-8, NUL bytes, nesting
+/// depth): MLIR's parser takes a C string and recurses per nesting level.
 fn read(path: &str) -> Result<String, String> {
     let bytes = if path == "-" {
         let mut b = Vec::new();
@@ -345,7 +413,29 @@ fn read(path: &str) -> Result<String, String> {
         std::fs::read(path)
     }
     .map_err(|e| format!("{path}: error: cannot read input: {e}"))?;
-    String::from_utf8(bytes).map_err(|_| format!("{path}: error: input is not UTF-8"))
+    let display = if path == "-" { "<stdin>" } else { path };
+    let text = dit_dialect::input::decode(display, bytes).map_err(|d| d.to_string())?;
+    dit_dialect::input::check_shape(display, &text).map_err(|d| d.to_string())?;
+    Ok(text)
+}
+
+/// Gives every unlocated error line of `message` (`dit-run: error: ...`, `<file>: error: ...`)
+/// the start of its chunk as location: a failure of the run as a whole still says where.
+fn locate(message: &str, name: &str, line_offset: u32) -> String {
+    message
+        .lines()
+        .map(|line| {
+            let rest = line
+                .strip_prefix("dit-run: error: ")
+                .or_else(|| line.strip_prefix(&format!("{name}: error: ")))
+                .or_else(|| line.strip_prefix("error: "));
+            match rest {
+                Some(rest) => format!("{name}:{}:1: error: {rest}", line_offset + 1),
+                None => line.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn run(options: &Options) -> ExitCode {
@@ -388,14 +478,14 @@ fn run(options: &Options) -> ExitCode {
             None => match jit::function_names(name, line_offset, chunk) {
                 Ok(names) => names,
                 Err(e) => {
-                    eprintln!("{}", e.trim_end());
+                    eprintln!("{}", locate(e.trim_end(), name, line_offset));
                     ok = false;
                     continue;
                 }
             },
         };
         if entries.is_empty() {
-            eprintln!("{name}: error: no function to run");
+            eprintln!("{name}:{}:1: error: no function to run", line_offset + 1);
             ok = false;
         }
         for entry in entries {
@@ -412,10 +502,15 @@ fn run(options: &Options) -> ExitCode {
                 }
                 Ok(None) => {}
                 Err(e) => {
-                    eprintln!("{}", e.trim_end());
+                    eprintln!("{}", locate(e.trim_end(), name, line_offset));
                     ok = false;
                     continue;
                 }
+            }
+            if let Err(e) = jit::plan_memory(&job, chunk) {
+                eprintln!("{}", locate(e.trim_end(), name, line_offset));
+                ok = false;
+                continue;
             }
             let result = if options.compare_unfused
                 || reference.is_some()
@@ -426,7 +521,7 @@ fn run(options: &Options) -> ExitCode {
                 compare::run_once(&job, chunk)
             };
             if let Err(e) = result {
-                eprintln!("{}", e.trim_end());
+                eprintln!("{}", locate(e.trim_end(), name, line_offset));
                 ok = false;
             }
         }

@@ -38,6 +38,12 @@ pub fn read(path: &str, ty: &TensorType) -> Result<Tensor, String> {
         .get(start..start + header_len)
         .and_then(|h| std::str::from_utf8(h).ok())
         .ok_or_else(|| bad("truncated header"))?;
+    // numpy writes one Python dict literal, padded with spaces and a newline: a header that
+    // does not close it is cut or forged, and its fields cannot be trusted.
+    let dict = header.trim_end_matches([' ', '\n', '\0']);
+    if !dict.starts_with('{') || !dict.ends_with('}') {
+        return Err(bad("the header is not one closed {...} dict"));
+    }
     let field = |key: &str| -> Option<&str> {
         let at = header.find(&format!("'{key}'"))?;
         Some(
@@ -173,5 +179,24 @@ mod tests {
         assert!(read(f.path().to_str().unwrap(), &f16)
             .unwrap_err()
             .contains("dtype"));
+    }
+    #[test]
+    fn an_unclosed_header_dict_is_refused() {
+        let ty = TensorType {
+            dtype: DType::F32,
+            shape: vec![1],
+        };
+        let header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), ";
+        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+        bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend_from_slice(&1.0f32.to_le_bytes());
+        let f = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(f.path(), bytes).unwrap();
+        let err = read(f.path().to_str().unwrap(), &ty).unwrap_err();
+        assert!(err.contains("not one closed {...} dict"), "{err}");
+        // The same header closed reads.
+        let closed = npy("<f4", "(1,)", &1.0f32.to_le_bytes());
+        assert!(read(closed.path().to_str().unwrap(), &ty).is_ok());
     }
 }

@@ -74,6 +74,7 @@ fn describe(
         View::TransposeLast2 => true,
         View::TransposeLast2If(name) => match attrs.get(name) {
             Some(crate::AttrValue::Bool(b)) => *b,
+            None => false,
             _ => return Err(format!("needs bool attribute '{name}'")),
         },
         View::Flatten2d => {

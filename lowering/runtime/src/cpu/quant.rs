@@ -339,7 +339,8 @@ pub(crate) fn quant_matmul(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
     Ok(vec![tensor_from(ctx, out, &y)?])
 }
 
-/// dit.quant_matmul_gelu (FusedQuantMatmul): x1 `[…, M, K]` · x2 `[…, K, N]` (i8 or i4),
+/// dit.quant_matmul_gelu (FusedQuantMatmul): x1 `[…, M, K]` · x2 `[…, K, N]` (i8 or i4; stored
+/// as `[…, K, M]` / `[…, N, K]` when transpose_x1 / transpose_x2 is set),
 /// dequantised per token (x1_scale `[M]`, f32) and per channel (x2_scale `[N]` or `[1]`), bias
 /// as in dit.quant_matmul, then GELU ("gelu_tanh" or "gelu_erf"). Output f16 or bf16 (bf16 when
 /// x2_scale or bias is bf16).
@@ -360,7 +361,18 @@ pub(crate) fn quant_matmul_gelu(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
     if x1.dtype != x2.dtype {
         return Err(ctx.err("x1 and x2 element types differ"));
     }
-    let plan = Plan::new(ctx, &x1.shape, &x2.shape, false, false)?;
+    // Absent flags are false: the fused op carries them only when set.
+    let flag = |name: &str| match ctx.attr(name) {
+        None => Ok(false),
+        Some(_) => ctx.attr_bool(name),
+    };
+    let plan = Plan::new(
+        ctx,
+        &x1.shape,
+        &x2.shape,
+        flag("transpose_x1")?,
+        flag("transpose_x2")?,
+    )?;
     let (m, n) = (plan.m, plan.n);
     ctx.dtype_in(s1t, &[DType::F32], "x1_scale")?;
     ctx.shape_is(s1t, &[m], "x1_scale (per token)")?;

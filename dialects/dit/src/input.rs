@@ -1,0 +1,280 @@
+//! Checks on an input's text before MLIR's parser sees it (shared by dit-opt and dit-run):
+//! UTF-8 and NUL bytes, the nesting-depth guard, and constructs that crash MLIR 22's parser.
+
+use crate::diagnostics::{Diagnostic, Severity, SourcePoint};
+
+/// Deepest bracket nesting accepted. MLIR's parser recurses once per nested region, type or
+/// attribute; real DiT graphs nest a few levels, and this bound keeps a hostile input from
+/// exhausting the stack.
+pub const MAX_NESTING: usize = 256;
+
+/// A located error about the input as a whole.
+pub fn input_error(file: &str, line: u32, column: u32, message: String) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        point: Some(SourcePoint {
+            file: file.to_string(),
+            line,
+            column,
+        }),
+        message,
+        notes: vec![],
+    }
+}
+
+/// Decodes the input as UTF-8, pointing at the first bad byte otherwise. NUL bytes are
+/// rejected too: MLIR's parser takes a C string and cannot see past one.
+pub fn decode(file: &str, bytes: Vec<u8>) -> Result<String, Diagnostic> {
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bad = e.as_bytes()[valid];
+        let (line, column) = position(&e.as_bytes()[..valid]);
+        input_error(
+            file,
+            line,
+            column,
+            format!("input is not valid UTF-8 (byte 0x{bad:02x})"),
+        )
+    })?;
+    if let Some(at) = text.find('\0') {
+        let (line, column) = position(&text.as_bytes()[..at]);
+        return Err(input_error(
+            file,
+            line,
+            column,
+            "input contains a NUL byte".into(),
+        ));
+    }
+    Ok(text)
+}
+
+/// The 1-based line and column (in characters) just after `before`, a valid UTF-8 prefix.
+fn position(before: &[u8]) -> (u32, u32) {
+    let line = before.iter().filter(|b| **b == b'\n').count() as u32 + 1;
+    let line_start = before
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count() as u32
+        + 1;
+    (line, column)
+}
+
+/// Rejects inputs nested deeper than [`MAX_NESTING`], and inputs with nothing but
+/// whitespace and comments. Brackets inside strings and comments do not count.
+///
+/// Nesting is what makes MLIR's parser recurse: open brackets (`>` only closes a `<`: the
+/// `->` of a function type and the `>=` of an integer set close nothing), and runs of `-`
+/// (each one a nested negation in an affine expression).
+pub fn check_shape(file: &str, text: &str) -> Result<(), Diagnostic> {
+    // Works on bytes: every character that matters is ASCII, and UTF-8 continuation bytes
+    // (0b10xx_xxxx) never look like ASCII, so only columns need care.
+    let bytes = text.as_bytes();
+    let (mut line, mut column) = (1u32, 0u32);
+    let mut open: Vec<u8> = Vec::new();
+    let mut minus_run = 0usize;
+    let mut content = false;
+    let (mut in_string, mut in_comment, mut escaped) = (false, false, false);
+    let too_deep = |line, column, what: &str| {
+        Err(input_error(
+            file,
+            line,
+            column,
+            format!("input nests {what} deeper than {MAX_NESTING} levels"),
+        ))
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let next = bytes.get(i + 1).copied();
+        i += 1;
+        if c & 0xC0 != 0x80 {
+            column += 1;
+        }
+        if c == b'\n' {
+            line += 1;
+            column = 0;
+            in_comment = false;
+            in_string = false;
+            continue;
+        }
+        if in_comment {
+            continue;
+        }
+        if in_string {
+            match (escaped, c) {
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        if c.is_ascii_whitespace() || c == 0x0b {
+            continue;
+        }
+        if c == b'/' && next == Some(b'/') {
+            in_comment = true;
+            continue;
+        }
+        content = true;
+        if c != b'-' {
+            minus_run = 0;
+        }
+        match c {
+            b'"' => {
+                in_string = true;
+                escaped = false;
+            }
+            b'-' if next == Some(b'>') => {
+                // The arrow `->`: neither a negation nor a closing bracket.
+                i += 1;
+                column += 1;
+                minus_run = 0;
+            }
+            b'-' => {
+                minus_run += 1;
+                if minus_run > MAX_NESTING {
+                    return too_deep(line, column, "negations ('-')");
+                }
+            }
+            b'<' if is_index_dense_array(bytes, i - 1) => {
+                return Err(input_error(
+                    file,
+                    line,
+                    column,
+                    "a dense array cannot hold 'index' elements: use array<i64: ...>".into(),
+                ));
+            }
+            b'(' | b'[' | b'{' | b'<' => {
+                open.push(c);
+                if open.len() > MAX_NESTING {
+                    return too_deep(line, column, "brackets");
+                }
+            }
+            b')' | b']' | b'}' | b'>' => {
+                let opener = match c {
+                    b')' => b'(',
+                    b']' => b'[',
+                    b'}' => b'{',
+                    _ => b'<',
+                };
+                // A closer that does not match the innermost opener closes nothing (the
+                // parser rejects it anyway); counting it would let `>`s hide real depth.
+                if open.last() == Some(&opener) {
+                    open.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    if !content {
+        return Err(input_error(
+            file,
+            1,
+            1,
+            "input is empty: expected a module or operations".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the `<` at `at` opens `array<index ...>`. MLIR 22's parser accepts `index` as a
+/// dense array's element type and then asks it for a bit width, which crashes (SIGSEGV in
+/// release builds): such an input is refused before it reaches the parser.
+fn is_index_dense_array(bytes: &[u8], at: usize) -> bool {
+    let word_start = at.checked_sub(5);
+    let after_word = |b: Option<&u8>| !b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    if word_start.is_none_or(|s| &bytes[s..at] != b"array")
+        || word_start.is_some_and(|s| s > 0 && !after_word(bytes.get(s - 1)))
+    {
+        return false;
+    }
+    let rest = &bytes[at + 1..];
+    let skip = rest
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    rest[skip..].starts_with(b"index") && after_word(rest.get(skip + 5))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_utf8_is_located() {
+        let d = decode("f", b"ab\ncd\xffe".to_vec()).unwrap_err();
+        let p = d.point.unwrap();
+        assert_eq!((p.line, p.column), (2, 3));
+    }
+
+    #[test]
+    fn nesting_and_emptiness_are_checked() {
+        let deep = "(".repeat(MAX_NESTING + 1);
+        assert!(check_shape("f", &deep)
+            .unwrap_err()
+            .message
+            .contains("deeper"));
+        assert!(check_shape("f", "  // only a comment\n")
+            .unwrap_err()
+            .message
+            .contains("empty"));
+        assert!(check_shape("f", "\"((((\" // (((\nmodule {}").is_ok());
+    }
+
+    #[test]
+    fn nul_bytes_are_located() {
+        let d = decode("f", b"module {\n  \0}".to_vec()).unwrap_err();
+        let p = d.point.unwrap();
+        assert_eq!((p.line, p.column), (2, 3));
+        assert!(d.message.contains("NUL"));
+    }
+
+    #[test]
+    fn arrows_and_comparisons_do_not_hide_depth() {
+        // `()->(` opens two brackets and closes one plus an arrow: it must still count.
+        let nested_functions = format!(
+            "{}i32{}",
+            "()->(".repeat(MAX_NESTING + 1),
+            ")".repeat(MAX_NESTING + 1)
+        );
+        assert!(check_shape("f", &nested_functions)
+            .unwrap_err()
+            .message
+            .contains("brackets"));
+        let nested_sets = format!(
+            "{}d0{}",
+            "(d0 >= ".repeat(MAX_NESTING + 1),
+            ")".repeat(MAX_NESTING + 1)
+        );
+        assert!(check_shape("f", &nested_sets).is_err());
+        let ok = "#m = affine_map<(d0) -> (d0)>\n#s = affine_set<(d0) : (d0 >= 0)>\nfunc.func private @f(tensor<4xvector<2xf32>>) -> (() -> i32)";
+        assert!(check_shape("f", &ok.repeat(MAX_NESTING * 2)).is_ok());
+    }
+
+    #[test]
+    fn index_dense_arrays_are_refused() {
+        let e = check_shape("f", "x = {perm = array<index: 1, 0>}").unwrap_err();
+        assert_eq!(e.point.map(|p| (p.line, p.column)), Some((1, 18)));
+        assert!(check_shape("f", "{p = array< index>}").is_err());
+        assert!(check_shape("f", "{p = array<i64: 1>, q = \"array<index\"}").is_ok());
+        assert!(check_shape("f", "{p = myarray<index>, q = array<indexed>}").is_ok());
+    }
+
+    #[test]
+    fn runs_of_negations_are_bounded() {
+        let negations = format!(
+            "#m = affine_map<(d0) -> ({}d0)>",
+            "- ".repeat(MAX_NESTING + 1)
+        );
+        assert!(check_shape("f", &negations)
+            .unwrap_err()
+            .message
+            .contains("negations"));
+        let few = format!("#m = affine_map<(d0) -> ({}d0)>", "-".repeat(MAX_NESTING));
+        assert!(check_shape("f", &few).is_ok());
+        assert!(check_shape("f", &format!("// {}\nmodule {{}}", "-".repeat(1000))).is_ok());
+    }
+}

@@ -1,0 +1,4 @@
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "dit.relu"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc("ff.net.0.proj")
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,3 @@
+//! Helpers shared by dit-opt's integration tests.
+
+pub mod mutate;
