@@ -120,6 +120,33 @@ MODELS = [
         "keep": {4},
     },
     {
+        "name": "lingbot_video_moe_ffn",
+        "source": "test/models/lingbot_video_moe_ffn.mlir",
+        "dims": [
+            (1560, 24, "tokens"),
+            (12480, 192, "routed rows = top-8 x tokens"),
+            (2048, 32, "hidden"),
+            (768, 48, "expert inner = shared expert inner"),
+            (128, 16, "routed experts (num_experts attribute, router width, group_list [E])"),
+        ],
+        # 8: top-k (gate weights [T, 8])
+        "keep": {8},
+    },
+    {
+        "name": "hunyuan_image3_moe",
+        "source": "test/models/hunyuan_image3_moe.mlir",
+        "dims": [
+            (3840, 24, "image tokens"),
+            (30720, 192, "routed rows = top-8 x tokens"),
+            (4096, 32, "hidden"),
+            (3072, 48, "expert inner = shared inner (split sizes too)"),
+            (6144, 96, "gate_and_up = 2 x inner"),
+            (64, 16, "routed experts (num_experts attribute, gate width, group_list [E])"),
+        ],
+        # 8: top-k (topk weights [T, 8])
+        "keep": {8},
+    },
+    {
         "name": "hunyuan_video_double_block",
         "source": "test/models/hunyuan_video_double_block.mlir",
         "dims": [

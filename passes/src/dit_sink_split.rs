@@ -13,6 +13,7 @@
 //! of at least two pieces, so every rewrite removes split/slice ops.
 
 use crate::registry::{DitPass, PassContext, PassFailed};
+use dit_dialect::tensor::TensorInfo;
 use dit_dialect::{
     ir::{create_op_before, Attr, Block, Op, Val},
     ops::{i64_array_attr, i64_attr},
@@ -36,13 +37,352 @@ pub fn sink_splits(root: Op, context: &PassContext) -> usize {
     // A round merges every tree it can; a merge can make a new tree (a cutter left alone now
     // reads a result of the merged split), so rounds repeat until one merges nothing. Every
     // merge removes at least one split/slice op: this terminates.
+    // A sink makes a new split (of the op's result) that may merge with cutters below it or
+    // sink again; every sink removes at least one kernel-or-split op, so this terminates too.
     loop {
-        let round = merge_round(root, context);
+        let round = merge_round(root, context) + sink_round(root, context);
         if round == 0 {
             return merged;
         }
         merged += round;
     }
+}
+
+/// Seed 003 §2.6–2.7 (`add_config(op, {0, 1}, {0})` for mul and swiglu, `{0}, {0}` for the
+/// GMM): when every piece of a split feeds the same kind of op, the op runs once on the whole
+/// input and the split moves below it. Sinks every split one walk finds; returns how many.
+fn sink_round(root: Op, context: &PassContext) -> usize {
+    let mut splits = Vec::new();
+    root.walk(&mut |op| {
+        if op.is("dit.split") && op.num_operands() == 1 && op.num_results() >= 2 {
+            splits.push(op);
+        }
+    });
+    // Ops a sink of this round erased (a split of the other operand is erased with the first).
+    let mut erased: HashSet<usize> = HashSet::new();
+    let mut sunk = 0;
+    for s in splits {
+        if erased.contains(&(s.0.ptr as usize)) {
+            continue;
+        }
+        match sink_plan(s) {
+            Sink::No => {}
+            Sink::Skip(reason) => context.report.skipped("dit-sink-split", s, reason),
+            Sink::Yes(plan) => {
+                if let Some(gone) = sink(s, plan, context) {
+                    erased.extend(gone.iter().map(|o| o.0.ptr as usize));
+                    sunk += 1;
+                }
+            }
+        }
+    }
+    sunk
+}
+
+/// The other operand of the binary ops a split sinks through.
+#[derive(Clone, Copy)]
+enum Other {
+    /// One value every op reads, of size 1 (or absent) along the split dim: it broadcasts the
+    /// same way against each piece and against the whole input.
+    Broadcast(Val),
+    /// The pieces of a second split with the same dim and sizes, of an input shaped like the
+    /// first's: piece i meets piece i, so the whole inputs meet elementwise.
+    Split(Op),
+}
+
+/// How a split's pieces are consumed.
+struct SinkPlan {
+    /// The consumer of each piece, in piece order.
+    users: Vec<Op>,
+    /// For a binary op: the operand slot the pieces take, and the other operand.
+    binary: Option<(usize, Other)>,
+    /// The dim of the consumers' results the new split cuts.
+    out_dim: usize,
+}
+
+enum Sink {
+    /// Not the shape sinking is about (pieces with other users, mixed consumers, …).
+    No,
+    /// The shape sinking is about, but it cannot fire; the reason goes to the report.
+    Skip(String),
+    Yes(SinkPlan),
+}
+
+/// Whether (and how) split `s` sinks below its consumers.
+fn sink_plan(s: Op) -> Sink {
+    let x = s.operand(0);
+    let Some(t) = x.tensor() else { return Sink::No };
+    let Some(d) = cut_dim(s, t.rank()) else {
+        return Sink::No;
+    };
+    let Some(sizes) = i64_array_attr(s, "sizes") else {
+        return Sink::No;
+    };
+    let pieces = s.results();
+    let mut users = Vec::new();
+    for p in &pieces {
+        let u = p.users();
+        if u.len() != 1 || users.contains(&u[0]) {
+            return Sink::No;
+        }
+        users.push(u[0]);
+    }
+    let kind = users[0].name();
+    let block = users[0].block().map(|b| b.0.ptr);
+    if users
+        .iter()
+        .any(|u| u.name() != kind || u.block().map(|b| b.0.ptr) != block || block.is_none())
+    {
+        return Sink::No;
+    }
+    // Each consumer's result must be its piece's share of one result: same shape but along
+    // the cut dim, where it is the piece's size.
+    let same_but = |out_dim: usize| {
+        let r0 = users[0].result(0).tensor()?;
+        for (u, size) in users.iter().zip(&sizes) {
+            if u.num_results() != 1 {
+                return None;
+            }
+            let r = u.result(0).tensor()?;
+            if r.elem != r0.elem
+                || r.rank() != r0.rank()
+                || r.shape.get(out_dim) != Some(&Some(*size))
+            {
+                return None;
+            }
+            let others = |v: &TensorInfo| {
+                let mut v = v.shape.clone();
+                v[out_dim] = None;
+                v
+            };
+            if others(&r) != others(&r0) {
+                return None;
+            }
+        }
+        Some(())
+    };
+    if kind == "dit.grouped_matmul" {
+        if users.iter().zip(&pieces).all(|(u, p)| u.operand(0) == *p) {
+            return Sink::Skip(format!(
+                "every piece of the split along dim {d} feeds a dit.grouped_matmul's x, but one \
+                 grouped_matmul of the whole x reads one group_list that routes rows from the \
+                 first row of x, while each piece's group_list routes from the piece's own first \
+                 row: the rows of all but the first piece would go to other experts"
+            ));
+        }
+        return Sink::No;
+    }
+    if kind == "dit.swiglu" {
+        let dims: Vec<Option<usize>> = users.iter().map(|u| cut_dim(*u, t.rank())).collect();
+        let Some(e) = dims[0] else { return Sink::No };
+        if dims.iter().any(|x| *x != Some(e))
+            || users.iter().zip(&pieces).any(|(u, p)| u.operand(0) != *p)
+        {
+            return Sink::No;
+        }
+        if e == d {
+            // swiglu halves the pieces along the cut dim: the whole input's halves are other
+            // rows than the pieces' halves.
+            return Sink::Skip(format!(
+                "every piece of the split feeds a dit.swiglu that halves the split dim {d}: the \
+                 halves of the whole input are not the halves of the pieces"
+            ));
+        }
+        if same_but(d).is_none() {
+            return Sink::No;
+        }
+        return Sink::Yes(SinkPlan {
+            users,
+            binary: None,
+            out_dim: d,
+        });
+    }
+    let silu_mul = kind == "dit.silu_mul";
+    if !(silu_mul || dit_dialect::ops::BINARY.contains(&kind.as_str())) {
+        return Sink::No;
+    }
+    let slot_of = |u: &Op, p: &Val| {
+        let at: Vec<usize> = (0..2).filter(|i| u.operand(*i) == *p).collect();
+        (at.len() == 1 && u.num_operands() == 2).then(|| at[0])
+    };
+    let Some(slot) = slot_of(&users[0], &pieces[0]) else {
+        return Sink::No;
+    };
+    // A commutative op may take its piece on either side: `a_i · b_i` and `b_i · a_i` are the
+    // same product, so only a non-commutative op needs every piece in one slot.
+    let commutative = kind == "dit.add" || kind == "dit.mul";
+    let slots: Vec<Option<usize>> = users
+        .iter()
+        .zip(&pieces)
+        .map(|(u, p)| slot_of(u, p))
+        .collect();
+    if slots
+        .iter()
+        .any(|s| s.is_none() || (!commutative && *s != Some(slot)))
+    {
+        return Sink::No;
+    }
+    let others: Vec<Val> = users
+        .iter()
+        .zip(&slots)
+        .map(|(u, s)| u.operand(1 - s.unwrap_or(slot)))
+        .collect();
+    let Some(r0) = users[0].result(0).tensor() else {
+        return Sink::No;
+    };
+    let out_dim = d + r0.rank().saturating_sub(t.rank());
+    let other = if others.iter().all(|o| *o == others[0]) {
+        let q = others[0];
+        let Some(qt) = q.tensor() else {
+            return Sink::No;
+        };
+        // q's dim aligned (numpy, from the back) with the split dim, if q has one.
+        let aligned = (d + qt.rank()).checked_sub(t.rank());
+        let broadcasts = aligned.is_none_or(|j| qt.shape[j] == Some(1));
+        if silu_mul || !broadcasts || r0.rank() != t.rank().max(qt.rank()) {
+            return Sink::No;
+        }
+        Other::Broadcast(q)
+    } else {
+        let Some(other_split) = others[0].defining_op() else {
+            return Sink::No;
+        };
+        let y = other_split.operand(0);
+        let matches = other_split.is("dit.split")
+            && other_split.num_operands() == 1
+            && other_split.num_results() == pieces.len()
+            && other_split != s
+            && y.tensor().is_some_and(|yt| yt.shape == t.shape)
+            && cut_dim(other_split, t.rank()) == Some(d)
+            && i64_array_attr(other_split, "sizes").as_ref() == Some(&sizes)
+            && others
+                .iter()
+                .enumerate()
+                .all(|(i, o)| *o == other_split.result(i) && o.use_count() == 1);
+        if !matches || r0.rank() != t.rank() {
+            return Sink::No;
+        }
+        Other::Split(other_split)
+    };
+    if same_but(out_dim).is_none() {
+        return Sink::No;
+    }
+    Sink::Yes(SinkPlan {
+        users,
+        binary: Some((slot, other)),
+        out_dim,
+    })
+}
+
+/// Runs the consumers' op once on the whole input, before the first consumer, and splits its
+/// result; keeps the rewrite only when the cost model says it pays (a broadcast operand can
+/// make the result much larger than the input, and a split of a result that is not an offset
+/// view is a copy kernel). Returns the ops it erased, or `None` (and a skip) when it did not.
+fn sink(s: Op, plan: SinkPlan, context: &PassContext) -> Option<Vec<Op>> {
+    let x = s.operand(0);
+    let other_split = match plan.binary {
+        Some((_, Other::Split(t))) => Some(t),
+        _ => None,
+    };
+    let mut original_ops = vec![s];
+    original_ops.extend(other_split);
+    original_ops.extend(plan.users.iter().copied());
+    let original = crate::cost::CallCost::of_ops(&original_ops);
+
+    let mut anchor = plan.users[0];
+    for u in &plan.users[1..] {
+        if u.is_before_in_block(anchor) {
+            anchor = *u;
+        }
+    }
+    let first = plan.users[0];
+    // Everything read off `s` is read before anything is created or erased.
+    let t = x.tensor()?;
+    let d = cut_dim(s, t.rank())?;
+    let sizes = i64_array_attr(s, "sizes")?;
+    let mut shape = first.result(0).tensor()?.shape;
+    shape[plan.out_dim] = t.shape[d];
+    let operands = match plan.binary {
+        None => vec![x],
+        Some((slot, other)) => {
+            let o = match other {
+                Other::Broadcast(q) => q,
+                Other::Split(t) => t.operand(0),
+            };
+            if slot == 0 {
+                vec![x, o]
+            } else {
+                vec![o, x]
+            }
+        }
+    };
+    let attrs = first.attrs();
+    let attr_refs: Vec<(&str, Attr)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let whole = create_op_before(
+        anchor,
+        &first.name(),
+        &operands,
+        &[first.result(0).ty().to_raw()],
+        &attr_refs,
+    );
+    whole.result(0).set_tensor_type(&shape, first.result(0));
+    let types: Vec<_> = plan
+        .users
+        .iter()
+        .map(|u| u.result(0).ty().to_raw())
+        .collect();
+    let ctx = anchor.context_raw();
+    let split = create_op_before(
+        anchor,
+        "dit.split",
+        &[whole.result(0)],
+        &types,
+        &[
+            ("dim", Attr::i64(ctx, plan.out_dim as i64)),
+            ("sizes", anchor.i64_array_attr(&sizes)),
+        ],
+    );
+    for (i, u) in plan.users.iter().enumerate() {
+        u.result(0).replace_all_uses_with(split.result(i));
+    }
+    // Measured after the rewiring: where the new ops are placed (per call or at load) depends
+    // on who reads them.
+    let rewritten = crate::cost::CallCost::of_ops(&[whole, split]);
+    if let Err(why) = crate::cost::rewrite_pays(original, rewritten) {
+        for (i, u) in plan.users.iter().enumerate() {
+            split.result(i).replace_all_uses_with(u.result(0));
+        }
+        split.erase();
+        whole.erase();
+        context.report.skipped(
+            "dit-sink-split",
+            s,
+            format!(
+                "sinking the split below its {} {} ops does not pay: {why}",
+                plan.users.len(),
+                first.name()
+            ),
+        );
+        return None;
+    }
+    let kind = first.name();
+    let n = plan.users.len();
+    for u in &plan.users {
+        u.erase();
+    }
+    s.erase();
+    if let Some(t) = other_split {
+        t.erase();
+    }
+    context.report.applied(
+        "dit-sink-split",
+        whole,
+        format!(
+            "split along dim {d} sunk below {n} {kind} ops: one {kind} of the whole input, \
+             then a dit.split with sizes {sizes:?}"
+        ),
+    );
+    Some(original_ops)
 }
 
 /// Applies every merge one walk finds; returns how many. One walk indexes every cutter by the

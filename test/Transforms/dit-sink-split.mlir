@@ -184,3 +184,105 @@ func.func @any_consumer(%x: tensor<8x16xbf16>, %w: tensor<4x16x32xbf16>, %g2: te
   %z = "dit.grouped_matmul"(%x, %e1, %g1) {group_list_type = "count", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<8x16xbf16>, tensor<1x16x32xbf16>, tensor<1xi64>) -> tensor<8x32xbf16>
   return %y, %sw, %z : tensor<8x32xbf16>, tensor<1x16x16xbf16>, tensor<8x32xbf16>
 }
+
+// -----
+
+// Seed 003 §2.6 (add_config(mul, {0, 1}, {0})): both operands split the same way, every piece
+// meets its twin in a mul, and the result feeds swiglu per piece (add_config(swiglu, {0},
+// {0})). The split sinks below the mul, then below the swiglu: one mul, one swiglu, one split.
+// CHECK-LABEL: func.func @sink_mul_then_swiglu
+// CHECK-NEXT: %[[M:.*]] = "dit.mul"(%arg0, %arg1) : (tensor<4x32xf16>, tensor<4x32xf16>) -> tensor<4x32xf16>
+// CHECK-NEXT: %[[G:.*]] = "dit.swiglu"(%[[M]]) {dim = -1 : i64} : (tensor<4x32xf16>) -> tensor<4x16xf16>
+// CHECK-NEXT: %[[S:.*]]:2 = "dit.split"(%[[G]]) {dim = 0 : i64, sizes = array<i64: 1, 3>}
+// CHECK-NEXT: return %[[S]]#0, %[[S]]#1
+// REPORT: applied at {{.*}}dit-sink-split.mlir:[[@LINE+5]]:{{.*}}: split along dim 0 sunk below 2 dit.mul ops
+// REPORT: applied at {{.*}}dit-sink-split.mlir:[[@LINE+6]]:{{.*}}: split along dim 0 sunk below 2 dit.swiglu ops
+func.func @sink_mul_then_swiglu(%x: tensor<4x32xf16>, %y: tensor<4x32xf16>) -> (tensor<1x16xf16>, tensor<3x16xf16>) {
+  %a:2 = "dit.split"(%x) {dim = 0 : i64, sizes = array<i64: 1, 3>} : (tensor<4x32xf16>) -> (tensor<1x32xf16>, tensor<3x32xf16>)
+  %b:2 = "dit.split"(%y) {dim = 0 : i64, sizes = array<i64: 1, 3>} : (tensor<4x32xf16>) -> (tensor<1x32xf16>, tensor<3x32xf16>)
+  %m0 = "dit.mul"(%a#0, %b#0) : (tensor<1x32xf16>, tensor<1x32xf16>) -> tensor<1x32xf16>
+  %m1 = "dit.mul"(%a#1, %b#1) : (tensor<3x32xf16>, tensor<3x32xf16>) -> tensor<3x32xf16>
+  %g0 = "dit.swiglu"(%m0) {dim = -1 : i64} : (tensor<1x32xf16>) -> tensor<1x16xf16>
+  %g1 = "dit.swiglu"(%m1) {dim = -1 : i64} : (tensor<3x32xf16>) -> tensor<3x16xf16>
+  return %g0, %g1 : tensor<1x16xf16>, tensor<3x16xf16>
+}
+
+// -----
+
+// One operand broadcast along the split dim (size 1 there, or absent) meets every piece the
+// same way: sub(x, q) runs once. The pieces are sub's lhs; sub does not commute, so x stays
+// the lhs. The split is a copy either way (dim 1 has an outer dim of 2), of equal size.
+// CHECK-LABEL: func.func @sink_sub_broadcast
+// CHECK-NEXT: %[[B:.*]] = "dit.sub"(%arg0, %arg1) : (tensor<2x6x8xf32>, tensor<8xf32>) -> tensor<2x6x8xf32>
+// CHECK-NEXT: %[[S:.*]]:2 = "dit.split"(%[[B]]) {dim = 1 : i64, sizes = array<i64: 2, 4>}
+// CHECK-NEXT: return %[[S]]#1, %[[S]]#0
+func.func @sink_sub_broadcast(%x: tensor<2x6x8xf32>, %q: tensor<8xf32>) -> (tensor<2x4x8xf32>, tensor<2x2x8xf32>) {
+  %a:2 = "dit.split"(%x) {dim = 1 : i64, sizes = array<i64: 2, 4>} : (tensor<2x6x8xf32>) -> (tensor<2x2x8xf32>, tensor<2x4x8xf32>)
+  %s1 = "dit.sub"(%a#1, %q) : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>
+  %s0 = "dit.sub"(%a#0, %q) : (tensor<2x2x8xf32>, tensor<8xf32>) -> tensor<2x2x8xf32>
+  return %s1, %s0 : tensor<2x4x8xf32>, tensor<2x2x8xf32>
+}
+
+// -----
+
+// Negative, cost: the broadcast operand blows each piece up 64x. The split of x is a copy of
+// 16 elements; the split of the whole product would copy 512, so the rewrite moves more bytes
+// than it saves and the cost model refuses it.
+// CHECK-LABEL: func.func @no_sink_broadcast_blowup
+// CHECK-NEXT: "dit.split"(%arg0)
+// CHECK-NEXT: "dit.mul"
+// CHECK-NEXT: "dit.mul"
+// REPORT: skipped at {{.*}}dit-sink-split.mlir:[[@LINE+2]]:{{.*}}: sinking the split below its 2 dit.mul ops does not pay: 2 kernels, {{.*}} per call against 3 kernels, {{.*}} without the rewrite
+func.func @no_sink_broadcast_blowup(%x: tensor<2x4x1xf16>, %q: tensor<1x1x64xf16>) -> (tensor<2x2x64xf16>, tensor<2x2x64xf16>) {
+  %a:2 = "dit.split"(%x) {dim = 1 : i64, sizes = array<i64: 2, 2>} : (tensor<2x4x1xf16>) -> (tensor<2x2x1xf16>, tensor<2x2x1xf16>)
+  %m0 = "dit.mul"(%a#0, %q) : (tensor<2x2x1xf16>, tensor<1x1x64xf16>) -> tensor<2x2x64xf16>
+  %m1 = "dit.mul"(%a#1, %q) : (tensor<2x2x1xf16>, tensor<1x1x64xf16>) -> tensor<2x2x64xf16>
+  return %m0, %m1 : tensor<2x2x64xf16>, tensor<2x2x64xf16>
+}
+
+// -----
+
+// Negative: a different operand per piece that is not the twin piece of one split (here the
+// gate of each piece is its own argument) has no whole-input counterpart.
+// CHECK-LABEL: func.func @no_sink_unrelated_operands
+// CHECK-NEXT: "dit.split"(%arg0)
+// CHECK-NEXT: "dit.add"
+// CHECK-NEXT: "dit.add"
+func.func @no_sink_unrelated_operands(%x: tensor<4x8xf32>, %p: tensor<2x8xf32>, %q: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+  %a:2 = "dit.split"(%x) {dim = 0 : i64, sizes = array<i64: 2, 2>} : (tensor<4x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>)
+  %s0 = "dit.add"(%a#0, %p) : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %s1 = "dit.add"(%a#1, %q) : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %s0, %s1 : tensor<2x8xf32>, tensor<2x8xf32>
+}
+
+// -----
+
+// Negative: swiglu halves the split dim itself; the halves of x are not the pieces' halves.
+// CHECK-LABEL: func.func @no_sink_swiglu_on_split_dim
+// CHECK-NEXT: "dit.split"(%arg0)
+// CHECK-NEXT: "dit.swiglu"
+// CHECK-NEXT: "dit.swiglu"
+// REPORT: skipped at {{.*}}dit-sink-split.mlir:[[@LINE+2]]:{{.*}}: every piece of the split feeds a dit.swiglu that halves the split dim 1
+func.func @no_sink_swiglu_on_split_dim(%x: tensor<1x32xbf16>) -> (tensor<1x8xbf16>, tensor<1x8xbf16>) {
+  %a:2 = "dit.split"(%x) {dim = 1 : i64, sizes = array<i64: 16, 16>} : (tensor<1x32xbf16>) -> (tensor<1x16xbf16>, tensor<1x16xbf16>)
+  %g0 = "dit.swiglu"(%a#0) {dim = 1 : i64} : (tensor<1x16xbf16>) -> tensor<1x8xbf16>
+  %g1 = "dit.swiglu"(%a#1) {dim = 1 : i64} : (tensor<1x16xbf16>) -> tensor<1x8xbf16>
+  return %g0, %g1 : tensor<1x8xbf16>, tensor<1x8xbf16>
+}
+
+// -----
+
+// Negative, seed 003 §2.7 (add_config(grouped_matmul, {0}, {0})): every piece feeds a
+// grouped_matmul's x, but each group_list routes rows from its own piece's first row, which
+// one grouped_matmul of the whole x cannot express; the report says so.
+// CHECK-LABEL: func.func @no_sink_grouped_matmul
+// CHECK-NEXT: "dit.split"(%arg0)
+// CHECK-NEXT: "dit.grouped_matmul"
+// CHECK-NEXT: "dit.grouped_matmul"
+// REPORT: skipped at {{.*}}dit-sink-split.mlir:[[@LINE+2]]:{{.*}}: every piece of the split along dim 0 feeds a dit.grouped_matmul's x, but one grouped_matmul of the whole x reads one group_list
+func.func @no_sink_grouped_matmul(%x: tensor<8x16xf16>, %w: tensor<2x16x4xf16>, %g0: tensor<2xi64>, %g1: tensor<2xi64>) -> (tensor<4x4xf16>, tensor<4x4xf16>) {
+  %a:2 = "dit.split"(%x) {dim = 0 : i64, sizes = array<i64: 4, 4>} : (tensor<8x16xf16>) -> (tensor<4x16xf16>, tensor<4x16xf16>)
+  %y0 = "dit.grouped_matmul"(%a#0, %w, %g0) {group_list_type = "count", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x16xf16>, tensor<2x16x4xf16>, tensor<2xi64>) -> tensor<4x4xf16>
+  %y1 = "dit.grouped_matmul"(%a#1, %w, %g1) {group_list_type = "count", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<4x16xf16>, tensor<2x16x4xf16>, tensor<2xi64>) -> tensor<4x4xf16>
+  return %y0, %y1 : tensor<4x4xf16>, tensor<4x4xf16>
+}

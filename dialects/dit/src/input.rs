@@ -139,6 +139,17 @@ pub fn check_shape(file: &str, text: &str) -> Result<(), Diagnostic> {
                     return too_deep(line, column, "negations ('-')");
                 }
             }
+            b'#' if huge_result_number(bytes, i - 1) => {
+                return Err(input_error(
+                    file,
+                    line,
+                    column,
+                    format!(
+                        "result number after '#' is over {MAX_RESULT_NUMBER}: no op has that many \
+                         results"
+                    ),
+                ));
+            }
             b'<' if is_index_dense_array(bytes, i - 1) => {
                 return Err(input_error(
                     file,
@@ -178,6 +189,34 @@ pub fn check_shape(file: &str, text: &str) -> Result<(), Diagnostic> {
         ));
     }
     Ok(())
+}
+
+/// The largest `%value#N` result number accepted. MLIR 22's parser sizes its forward-reference
+/// table by N before it knows the op, so `%a#2147483647` allocates until the process is killed;
+/// no real op has this many results.
+pub const MAX_RESULT_NUMBER: u64 = 1 << 20;
+
+/// Whether the `#` at `at` follows an SSA name (`%a#`) and starts a result number over
+/// [`MAX_RESULT_NUMBER`].
+fn huge_result_number(bytes: &[u8], at: usize) -> bool {
+    // The name before `#`: `%` then identifier characters.
+    let name_start = bytes[..at]
+        .iter()
+        .rposition(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'-')));
+    if name_start.is_none_or(|s| bytes[s] != b'%') {
+        return false;
+    }
+    let digits: Vec<u8> = bytes[at + 1..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .copied()
+        .collect();
+    // More digits than u64 holds is over the bound too.
+    !digits.is_empty()
+        && std::str::from_utf8(&digits)
+            .ok()
+            .and_then(|d| d.parse::<u64>().ok())
+            .is_none_or(|n| n > MAX_RESULT_NUMBER)
 }
 
 /// Whether the `<` at `at` opens `array<index ...>`. MLIR 22's parser accepts `index` as a
@@ -252,6 +291,15 @@ mod tests {
         assert!(check_shape("f", &nested_sets).is_err());
         let ok = "#m = affine_map<(d0) -> (d0)>\n#s = affine_set<(d0) : (d0 >= 0)>\nfunc.func private @f(tensor<4xvector<2xf32>>) -> (() -> i32)";
         assert!(check_shape("f", &ok.repeat(MAX_NESTING * 2)).is_ok());
+    }
+
+    #[test]
+    fn huge_result_numbers_are_refused() {
+        let e = check_shape("f", "%r = \"dit.exp\"(%a#2147483647)").unwrap_err();
+        assert!(e.to_string().contains("f:1:18"), "{e}");
+        assert!(check_shape("f", "%r = \"dit.exp\"(%a#99999999999999999999999)").is_err());
+        assert!(check_shape("f", "%r = \"dit.exp\"(%a#3), x = \"%b#9999999999\"").is_ok());
+        assert!(check_shape("f", "x = #map3, y = affine_map<(d0) -> (d0)>").is_ok());
     }
 
     #[test]

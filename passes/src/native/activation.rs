@@ -85,7 +85,47 @@ fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
             .map(|d| d / 2);
         is_halved_type(whole, root.result(0), half)
     })();
-    fits(state, args.attr_at(4), Some(root.result(0)), check)
+    let fires = fits(state, args.attr_at(4), Some(root.result(0)), check);
+    if fires && pattern == "enable_swiglu" {
+        report_quant_linear_swiglu(state, whole, root);
+    }
+    fires
+}
+
+/// Seed 003 §2.7 lists SwiGLU fused behind the static-quant, int4, fp8 and mxfp4 linears. dit
+/// models all of them as a dit.quant_matmul (QuantBatchMatmulV3), whose output is already
+/// dequantized to a float type. The CANN kernels that put quantization around SwiGLU do not
+/// take that output: aclnnDequantSwigluQuant dequantizes a matmul's raw (int32) result with the
+/// weight/activation scales and writes a quantized y plus a per-token scale
+/// ([ops-nn] quant/dequant_swiglu_quant/docs/aclnnDequantSwigluQuant.md), and
+/// aclnnSwigluGroupQuant (Ascend 950 only) takes a float x and writes an fp8 / HiFloat8 y with
+/// group scales ([ops-nn] activation/swiglu_group_quant/docs/aclnnSwigluGroupQuant.md). Both end
+/// in a quantized tensor, where this graph keeps a float SwiGLU, and neither folds the matmul
+/// in. So the linear and the dit.swiglu stay two kernels; the report says so at the SwiGLU
+/// instead of staying silent.
+fn report_quant_linear_swiglu(state: &NativeState, whole: Val, root: Op) {
+    let Some(linear) = whole.defining_op().filter(|o| o.is("dit.quant_matmul")) else {
+        return;
+    };
+    let elem = |v: Val| {
+        v.tensor()
+            .map_or("?".to_string(), |t| format!("{:?}", t.elem))
+    };
+    state.report.skipped(
+        "quant_linear_swiglu",
+        root,
+        format!(
+            "the gate and up halves come from a dit.quant_matmul ({} x {} -> {}); no aclnn kernel \
+             takes a quantized linear's dequantized output into SwiGLU: aclnnDequantSwigluQuant \
+             reads the matmul's raw int32 result and writes a quantized y, aclnnSwigluGroupQuant \
+             (Ascend 950) writes an fp8/HiFloat8 y, and this SwiGLU's result stays {}, so the \
+             linear and dit.swiglu stay two kernels",
+            elem(linear.operand(0)),
+            elem(linear.operand(1)),
+            elem(whole),
+            elem(root.result(0)),
+        ),
+    );
 }
 
 /// Rewrite: `WholeOfHalves(gate) -> Value`: the tensor the gate's split or slice reads.
