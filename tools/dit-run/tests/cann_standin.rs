@@ -10,53 +10,14 @@
 //! What rests on the stand-in: its values are dit's own reference, so this proves the data
 //! path (argument slots, views, residency, launches), not CANN's numerics.
 
+mod tools;
+use tools::{build_tools, root, run};
+
 #[path = "../../../lowering/runtime/tests/standin_build/mod.rs"]
 mod standin_build;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Builds dit-opt for this profile and returns the binary dir.
-fn build_tools() -> PathBuf {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dit-run"))
-        .parent()
-        .expect("binary dir")
-        .to_path_buf();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut build = Command::new(cargo);
-    build
-        .args(["build", "--quiet", "-p", "dit-opt"])
-        .current_dir(root());
-    if bin_dir.ends_with("release") {
-        build.arg("--release");
-    }
-    if let Some(target_dir) = bin_dir.parent() {
-        build.env("CARGO_TARGET_DIR", target_dir);
-    }
-    assert!(
-        build.status().expect("cargo runs").success(),
-        "build failed"
-    );
-    bin_dir
-}
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn field<'a>(line: &'a str, key: &str) -> &'a str {
     line.split(' ')
@@ -66,7 +27,7 @@ fn field<'a>(line: &'a str, key: &str) -> &'a str {
 
 #[test]
 fn fused_flux_block_runs_on_the_standin_cann_like_the_cpu_backend() {
-    let bin = build_tools();
+    let bin = build_tools(&["dit-opt"]);
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
     let model = root().join("test/models/exec/flux_double_block.mlir");
@@ -213,7 +174,7 @@ fn fused_flux_block_runs_on_the_standin_cann_like_the_cpu_backend() {
 /// the stand-in sees as an FRACTAL_NZ aclTensor with the documented fractal dims.
 #[test]
 fn nz_weight_is_pre_packed_once_and_runs_on_the_standin() {
-    let bin = build_tools();
+    let bin = build_tools(&["dit-opt"]);
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
     let text = std::fs::read_to_string(root().join("test/Transforms/fuse/moe.mlir")).expect("moe");

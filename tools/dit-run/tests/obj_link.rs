@@ -2,52 +2,11 @@
 //! (examples/c/run_model.c) that runs the FLUX double block (the shape-reduced copy), and its
 //! outputs are bit-identical to the JIT's (dit-run) on the same inputs.
 
+mod tools;
+use tools::{build_tools, root, run};
+
 use dit_runtime::{DType, Tensor, TensorType};
-use std::{
-    path::{Path, PathBuf},
-    process::Command,
-};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Builds dit-opt and the runtime's staticlib for this profile and returns the binary dir.
-fn build_tools() -> PathBuf {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_dit-run"))
-        .parent()
-        .expect("binary dir")
-        .to_path_buf();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut build = Command::new(cargo);
-    build
-        .args(["build", "--quiet", "-p", "dit-opt", "-p", "dit-runtime"])
-        .current_dir(root());
-    if bin_dir.ends_with("release") {
-        build.arg("--release");
-    }
-    if let Some(target_dir) = bin_dir.parent() {
-        build.env("CARGO_TARGET_DIR", target_dir);
-    }
-    assert!(
-        build.status().expect("cargo runs").success(),
-        "build failed"
-    );
-    bin_dir
-}
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use std::process::Command;
 
 /// The `static const` array `name` of the generated header, as numbers.
 fn header_array(header: &str, name: &str) -> Vec<Vec<i64>> {
@@ -83,7 +42,7 @@ fn emitted_object_runs_the_flux_block_like_the_jit() {
         eprintln!("no C compiler: skipped (scripts/setup.sh installs build-essential)");
         return;
     }
-    let bin = build_tools();
+    let bin = build_tools(&["dit-opt", "dit-runtime"]);
     let dit_opt = bin.join("dit-opt");
     let model = root().join("test/models/exec/flux_double_block.mlir");
     let dir = tempfile::tempdir().expect("tempdir");
