@@ -7,5 +7,7 @@ scripts/setup.sh
 export PATH="$HOME/.cargo/bin:/usr/lib/llvm-22/bin:$PATH"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
-cargo test --workspace
+# --show-output: the counts the checkers print (launches table, commuted variants, mutation
+# inputs) appear in the CI log, not only on failure.
+cargo test --workspace -- --show-output
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
