@@ -10,7 +10,7 @@
 
 mod support;
 
-use std::{fs, path::Path, time::Duration, time::Instant};
+use std::{fs, path::Path, time::Duration};
 use support::mutate::{self, Mutant, Rng};
 
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -133,15 +133,14 @@ fn mutated_inputs_never_crash() {
         runs.push(batch(&mutants, pending, runs.len()));
     }
 
-    let scratch = tempfile::tempdir().expect("temp dir");
-    let start = Instant::now();
-    let results = mutate::parallel(&runs, 2, |i, run| {
-        check(run, scratch.path(), &format!("r{i}"))
-    });
-    let exits = |code: i32| results.iter().filter(|(_, c)| *c == Some(code)).count();
-    let (passed, failed) = (exits(0), exits(1));
-    let results: Vec<Vec<String>> = results.into_iter().map(|(found, _)| found).collect();
-    let keep = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mutation-failures");
+    let mutate::FuzzPass {
+        found: results,
+        passed,
+        failed,
+        start,
+        keep,
+        scratch,
+    } = mutate::run_batches(&runs, check);
     let mut failures = Vec::new();
     for (run, found) in runs.iter().zip(&results) {
         if found.is_empty() {

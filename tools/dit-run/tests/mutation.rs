@@ -11,7 +11,7 @@
 mod mutate;
 
 use mutate::{Mutant, Rng};
-use std::{fs, path::Path, time::Duration, time::Instant};
+use std::{fs, path::Path, time::Duration};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 const BATCH: usize = 4;
@@ -124,15 +124,14 @@ fn mutated_inputs_never_crash_dit_run() {
             mutants: members,
         });
     }
-    let scratch = tempfile::tempdir().expect("temp dir");
-    let start = Instant::now();
-    let results = mutate::parallel(&runs, 2, |i, run| {
-        check(run, scratch.path(), &format!("r{i}"))
-    });
-    let exits = |code: i32| results.iter().filter(|(_, c)| *c == Some(code)).count();
-    let (passed, failed) = (exits(0), exits(1));
-    let results: Vec<Vec<String>> = results.into_iter().map(|(found, _)| found).collect();
-    let keep = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mutation-failures");
+    let mutate::FuzzPass {
+        found: results,
+        passed,
+        failed,
+        start,
+        keep,
+        scratch,
+    } = mutate::run_batches(&runs, check);
     let mut failures = Vec::new();
     for (run, found) in runs.iter().zip(&results) {
         if found.is_empty() {

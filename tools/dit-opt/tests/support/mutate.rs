@@ -706,6 +706,41 @@ pub fn excerpt(stderr: &str) -> String {
 }
 
 /// Runs `job` on each item over `threads` threads; returns every result in item order.
+/// What a fuzzing pass over its batches found: per batch the problems `check` named, how many
+/// batches exited 0 and 1, when it started, where failing mutants are kept, and the scratch dir
+/// (kept for rerunning the mutants of a failing batch alone).
+pub struct FuzzPass {
+    pub found: Vec<Vec<String>>,
+    pub passed: usize,
+    pub failed: usize,
+    pub start: Instant,
+    pub keep: PathBuf,
+    pub scratch: tempfile::TempDir,
+}
+
+/// Runs `check(batch, scratch dir, tag)` over `runs` on two threads; `check` returns the problems
+/// of the batch and its exit code.
+pub fn run_batches<T: Sync>(
+    runs: &[T],
+    check: impl Fn(&T, &Path, &str) -> (Vec<String>, Option<i32>) + Sync,
+) -> FuzzPass {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let start = Instant::now();
+    let results = parallel(runs, 2, |i, run| {
+        check(run, scratch.path(), &format!("r{i}"))
+    });
+    let exits = |code: i32| results.iter().filter(|(_, c)| *c == Some(code)).count();
+    let (passed, failed) = (exits(0), exits(1));
+    FuzzPass {
+        found: results.into_iter().map(|(found, _)| found).collect(),
+        passed,
+        failed,
+        start,
+        keep: Path::new(env!("CARGO_TARGET_TMPDIR")).join("mutation-failures"),
+        scratch,
+    }
+}
+
 pub fn parallel<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
