@@ -125,6 +125,20 @@ irdl.dialect @dit {
     irdl.results(result: %t)
   }
 
+  // dit.sin(x): sine (radians); sinusoidal timestep embeddings and RoPE tables.
+  irdl.operation @sin {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+
+  // dit.cos(x): cosine (radians).
+  irdl.operation @cos {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(x: %t)
+    irdl.results(result: %t)
+  }
+
   // dit.erf(x): error function.
   irdl.operation @erf {
     %t = irdl.base "!builtin.tensor"
@@ -420,6 +434,134 @@ irdl.dialect @dit {
                   scale: optional %scale, per_token_scale: optional %per_token_scale)
     irdl.results(result: %res)
     irdl.attributes {"group_list_type" = %group_list_type}
+  }
+
+  // ---- MoE routing and indexing (torch semantics; see DIALECT.md) ---------------------
+
+  // dit.topk(x) {k, dim: i64; largest, sorted: bool} -> (values like x, indices i64):
+  // the k largest (or smallest) elements along dim (aclnnTopk).
+  irdl.operation @topk {
+    %x = irdl.base "!builtin.tensor"
+    %values = irdl.base "!builtin.tensor"
+    %indices = irdl.base "!builtin.tensor"
+    %k = irdl.base "#builtin.integer"
+    %dim = irdl.base "#builtin.integer"
+    %l_t = irdl.is true
+    %l_f = irdl.is false
+    %largest = irdl.any_of(%l_t, %l_f)
+    %s_t = irdl.is true
+    %s_f = irdl.is false
+    %sorted = irdl.any_of(%s_t, %s_f)
+    irdl.operands(x: %x)
+    irdl.results(values: %values, indices: %indices)
+    irdl.attributes {"k" = %k, "dim" = %dim, "largest" = %largest, "sorted" = %sorted}
+  }
+
+  // dit.sort(x) {dim: i64; descending, stable: bool} -> (values like x, indices i64)
+  // (aclnnSort); an argsort is its indices.
+  irdl.operation @sort {
+    %x = irdl.base "!builtin.tensor"
+    %values = irdl.base "!builtin.tensor"
+    %indices = irdl.base "!builtin.tensor"
+    %dim = irdl.base "#builtin.integer"
+    %d_t = irdl.is true
+    %d_f = irdl.is false
+    %descending = irdl.any_of(%d_t, %d_f)
+    %s_t = irdl.is true
+    %s_f = irdl.is false
+    %stable = irdl.any_of(%s_t, %s_f)
+    irdl.operands(x: %x)
+    irdl.results(values: %values, indices: %indices)
+    irdl.attributes {"dim" = %dim, "descending" = %descending, "stable" = %stable}
+  }
+
+  // dit.cumsum(x) {dim: i64}: inclusive prefix sum along dim, in the result's element type
+  // (aclnnCumsum).
+  irdl.operation @cumsum {
+    %x = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dim = irdl.base "#builtin.integer"
+    irdl.operands(x: %x)
+    irdl.results(result: %res)
+    irdl.attributes {"dim" = %dim}
+  }
+
+  // dit.floor_div(lhs, rhs): elementwise floor(lhs / rhs), broadcasting (aclnnFloorDivide).
+  irdl.operation @floor_div {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+
+  // dit.index_select(x, index) {dim: i64}: x's slices at the 1-d index along dim
+  // (aclnnIndexSelect).
+  irdl.operation @index_select {
+    %x = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dim = irdl.base "#builtin.integer"
+    irdl.operands(x: %x, index: %index)
+    irdl.results(result: %res)
+    irdl.attributes {"dim" = %dim}
+  }
+
+  // dit.scatter_add(x, index, src) {dim: i64}: x with src[i] added at x[index[i]] along dim,
+  // torch.scatter_add (aclnnScatterAdd).
+  irdl.operation @scatter_add {
+    %x = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    %src = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dim = irdl.base "#builtin.integer"
+    irdl.operands(x: %x, index: %index, src: %src)
+    irdl.results(result: %res)
+    irdl.attributes {"dim" = %dim}
+  }
+
+  // dit.moe_init_routing(x [T,H], expert_idx [T,K]) {num_experts: i64, expert_tokens:
+  // "cumsum" | "count"} -> (expanded_x [T*K,H], expanded_row_idx i32 [T*K], expert_tokens i64
+  // [E]): the (token, choice) pairs sorted by expert, aclnnMoeInitRoutingV2 (drop-less).
+  irdl.operation @moe_init_routing {
+    %x = irdl.base "!builtin.tensor"
+    %expert_idx = irdl.base "!builtin.tensor"
+    %expanded_x = irdl.base "!builtin.tensor"
+    %expanded_row_idx = irdl.base "!builtin.tensor"
+    %expert_tokens = irdl.base "!builtin.tensor"
+    %num_experts = irdl.base "#builtin.integer"
+    %cumsum = irdl.is "cumsum"
+    %count = irdl.is "count"
+    %tokens = irdl.any_of(%cumsum, %count)
+    irdl.operands(x: %x, expert_idx: %expert_idx)
+    irdl.results(expanded_x: %expanded_x, expanded_row_idx: %expanded_row_idx,
+                 expert_tokens: %expert_tokens)
+    irdl.attributes {"num_experts" = %num_experts, "expert_tokens" = %tokens}
+  }
+
+  // dit.moe_finalize_routing(expanded_x [T*K,H], expanded_row_idx i32 [T*K], scales [T,K])
+  // -> [T,H]: out[t] = sum_k scales[t,k] * expanded_x[expanded_row_idx[t*K+k]],
+  // aclnnMoeFinalizeRoutingV2 (dropPadMode 2).
+  irdl.operation @moe_finalize_routing {
+    %expanded_x = irdl.base "!builtin.tensor"
+    %expanded_row_idx = irdl.base "!builtin.tensor"
+    %scales = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(expanded_x: %expanded_x, expanded_row_idx: %expanded_row_idx, scales: %scales)
+    irdl.results(result: %res)
+  }
+
+  // dit.index_add(x, index, source) {dim: i64}: x with source's slice i added to x's slice
+  // index[i] along dim, torch.index_add with alpha 1 (aclnnIndexAdd).
+  irdl.operation @index_add {
+    %x = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    %source = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dim = irdl.base "#builtin.integer"
+    irdl.operands(x: %x, index: %index, source: %source)
+    irdl.results(result: %res)
+    irdl.attributes {"dim" = %dim}
   }
 
   // dit.opaque(args...) {name: string} -> results...: any op the dialect does not model,

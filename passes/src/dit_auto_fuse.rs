@@ -36,11 +36,19 @@ pub const ROW_OPS: &[&str] = &[
 /// Row ops whose axis attribute must name the last dim for the op to work row by row.
 const LAST_DIM_OPS: &[&str] = &["dit.swiglu", "dit.softmax"];
 
-/// Whether a generated vector kernel computes `op`: the elementwise primitives of the op table,
-/// dit.cast, and the row ops.
+/// Elementwise ops the generated kernels do not compute: the Ascend C emitter has no sine or
+/// cosine (AscendC's Sin/Cos need a tmp buffer sized by GetSinCosMaxMinTmpSize, which the plan
+/// does not budget), so these stay one aclnnSin / aclnnCos kernel each.
+const NOT_GENERATED: &[&str] = &["dit.sin", "dit.cos"];
+
+/// Whether a generated vector kernel computes `op`: the elementwise primitives of the op table
+/// (but [`NOT_GENERATED`]), dit.cast, and the row ops.
 pub fn is_vector_op(op: Op) -> bool {
     let name = op.name();
     let name = name.as_str();
+    if NOT_GENERATED.contains(&name) {
+        return false;
+    }
     if ops::BINARY.contains(&name) || ops::UNARY.contains(&name) || name == "dit.cast" {
         return true;
     }

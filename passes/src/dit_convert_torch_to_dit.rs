@@ -24,7 +24,7 @@ use crate::{
     torch::{
         convert::{self, Node},
         emit::Emitter,
-        mlir, scalars,
+        fold, mlir, scalars,
         types::{self, TorchType},
     },
 };
@@ -53,6 +53,31 @@ struct Stats {
     converted: usize,
     /// Torch ops kept as dit.opaque.
     opaque: usize,
+    /// Op results computed in f32 instead of f64 (see [`demote_f64`]).
+    demoted: usize,
+}
+
+/// dit has no f64 (DIALECT.md's element types; the runtime has no f64 encoding), so an op
+/// result of f64 is computed in f32. This is what diffusers itself does on the NPU:
+/// `maybe_adjust_dtype_for_device` (diffusers/utils/torch_utils.py) turns float64 into float32
+/// on devices in `_FP64_UNSUPPORTED_DEVICES = {"mps", "npu", "neuron"}`, and
+/// `get_1d_rotary_pos_embed` (diffusers/models/embeddings.py) casts its frequencies to float
+/// before cos/sin when `freqs.device.type == "npu"`. The f64 values of DiT graphs are RoPE and
+/// timestep frequency tables; function arguments keep their type (a caller's data).
+fn demote_f64(ty: MlirType) -> (MlirType, bool) {
+    let Some(info) = mlir::tensor_info(ty) else {
+        return (ty, false);
+    };
+    match mlir::element_type(ty) {
+        Some(el) if mlir::type_text(el) == "f64" => {
+            let f32 = mlir::parse_type(mlir::type_context(ty), "f32");
+            match f32 {
+                Some(f32) => (mlir::tensor_of(&info.shape, f32), true),
+                None => (ty, false),
+            }
+        }
+        _ => (ty, false),
+    }
 }
 
 impl DitPass for ConvertTorchToDit {
@@ -138,11 +163,23 @@ fn convert_function(func: Op, context: &PassContext) -> (bool, bool) {
         flatten_returned_tuples(*block);
     }
     erase_dead_torch_ops(&blocks, true);
+    // Tables computed from constants (RoPE and timestep frequencies) become constants.
+    let folded = fold::fold_constants(func);
     // Each torch op was converted on its own: merge what several of them emitted alike (the
     // f32 cast of x that RMSNorm's pow and its multiply both need: the fusion patterns look
     // for one x), then erase what became dead (the transpose of a weight that dit.linear
     // reads as is).
     crate::dit_cse::eliminate_common_subexpressions(func);
+    // The importer's top-k routing, converted op by op, is two CANN kernels
+    // (aclnnMoeInitRoutingV2 / aclnnMoeFinalizeRoutingV2): see torch/moe.rs.
+    for combine in crate::torch::moe::raise_routing(func) {
+        context.report.applied(
+            PATTERN,
+            combine,
+            "MoE routing (topk, sort, floor_div, index_select, scatter_add, cumsum, index_add) \
+             -> dit.moe_init_routing + dit.moe_finalize_routing",
+        );
+    }
     crate::dit_dce::eliminate_dead_code(func);
     let signature = rewrite_signature(func, entry, &blocks);
     if stats.converted + stats.opaque > 0 {
@@ -163,6 +200,28 @@ fn convert_function(func: Op, context: &PassContext) -> (bool, bool) {
                 stats.opaque
             ),
         );
+        if folded > 0 {
+            context.report.applied(
+                PATTERN,
+                func,
+                format!(
+                    "@{name}: {folded} ops on constants folded at compile time (at most {} \
+                     elements each)",
+                    fold::FOLD_LIMIT
+                ),
+            );
+        }
+        if stats.demoted > 0 {
+            context.report.applied(
+                PATTERN,
+                func,
+                format!(
+                    "@{name}: {} f64 results computed in f32 (dit has no f64; diffusers does \
+                     the same on the NPU)",
+                    stats.demoted
+                ),
+            );
+        }
     }
     (ok, signature)
 }
@@ -253,7 +312,7 @@ fn convert_op(op: Op, context: &PassContext, stats: &mut Stats) -> bool {
     }
     // The values to replace: tensor results, and the unpacked elements of tensor lists.
     let mut olds = Vec::new();
-    let mut outs = Vec::new();
+    let mut outs: Vec<MlirType> = Vec::new();
     let mut tensor_like = false;
     for (i, r) in op.results().into_iter().enumerate() {
         match types::classify(mlir::type_of(r)) {
@@ -288,6 +347,11 @@ fn convert_op(op: Op, context: &PassContext, stats: &mut Stats) -> bool {
     if !tensor_like {
         // A scalar op (constant, list, shape arithmetic): erased once nothing reads it.
         return true;
+    }
+    for out in &mut outs {
+        let (ty, demoted) = demote_f64(*out);
+        *out = ty;
+        stats.demoted += usize::from(demoted);
     }
     let unconverted_operand = op.operands().into_iter().any(|v| {
         matches!(
@@ -446,7 +510,7 @@ fn retype_results(op: Op) -> bool {
 
 /// `dit.opaque` in place of the torch op: its tensor operands (also those reached through
 /// lists and scalar computations, so no data dependence is lost), its results, the aten name,
-/// and every constant non-tensor argument as `arg<i>`.
+/// and every constant non-tensor argument as `arg<i>` (a `None` argument has no `arg<i>`).
 fn make_opaque(node: &Node) -> Result<Op, String> {
     let op = node.op;
     let context = op.context_raw();
@@ -456,8 +520,11 @@ fn make_opaque(node: &Node) -> Result<Op, String> {
         if v.tensor().is_some() {
             continue;
         }
-        if let Some(s) = scalars::eval(v) {
-            records.push((format!("arg{i}"), s.to_attr(context)));
+        match scalars::eval(v) {
+            // A Python `None` (an optional argument left out) is recorded by its absence: a
+            // valueless unit attribute is nothing the runtime or a kernel table can read.
+            Some(scalars::Scalar::None) | None => {}
+            Some(s) => records.push((format!("arg{i}"), s.to_attr(context))),
         }
     }
     let attrs: Vec<(&str, Attr)> = records.iter().map(|(n, a)| (n.as_str(), *a)).collect();
@@ -756,7 +823,7 @@ mod tests {
             r#"func.func @f(%x: !torch.vtensor<[2,8],f32>, %w: !torch.vtensor<[4,8],f32>) -> !torch.vtensor<[2,4],f32> {
                  %none = "torch.constant.none"() : () -> !torch.none
                  %0 = "torch.aten.linear"(%x, %w, %none) : (!torch.vtensor<[2,8],f32>, !torch.vtensor<[4,8],f32>, !torch.none) -> !torch.vtensor<[2,4],f32>
-                 %1 = "torch.aten.cos"(%0) : (!torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
+                 %1 = "torch.aten.tan"(%0) : (!torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
                  return %1 : !torch.vtensor<[2,4],f32>
                }"#,
         );
@@ -766,7 +833,29 @@ mod tests {
         assert_eq!(skipped.len(), 1);
         assert!(skipped[0]
             .detail
-            .starts_with("aten.cos: no dit op models it"));
+            .starts_with("aten.tan: no dit op models it"));
+    }
+
+    #[test]
+    fn f64_results_are_computed_in_f32() {
+        // x (f32) -> f64 -> cos -> f32: no f64 is left, and the report counts the two results.
+        let (ok, names, events) = convert(
+            r#"func.func @f(%x: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
+                 %none = "torch.constant.none"() : () -> !torch.none
+                 %false = "torch.constant.bool"() {value = false} : () -> !torch.bool
+                 %f64 = "torch.constant.int"() {value = 7 : i64} : () -> !torch.int
+                 %f32 = "torch.constant.int"() {value = 6 : i64} : () -> !torch.int
+                 %0 = "torch.aten._to_copy"(%x, %f64, %none, %none, %none, %false, %none) : (!torch.vtensor<[4],f32>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.bool, !torch.none) -> !torch.vtensor<[4],f64>
+                 %1 = "torch.aten.cos"(%0) : (!torch.vtensor<[4],f64>) -> !torch.vtensor<[4],f64>
+                 %2 = "torch.aten._to_copy"(%1, %f32, %none, %none, %none, %false, %none) : (!torch.vtensor<[4],f64>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.bool, !torch.none) -> !torch.vtensor<[4],f32>
+                 return %2 : !torch.vtensor<[4],f32>
+               }"#,
+        );
+        assert!(ok);
+        assert_eq!(names, ["dit.cos", "func.return"]);
+        assert!(events
+            .iter()
+            .any(|e| e.applied && e.detail.contains("2 f64 results computed in f32")));
     }
 
     #[test]

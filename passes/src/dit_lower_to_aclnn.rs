@@ -1116,6 +1116,16 @@ fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
                 Some(AttrValue::Str(n)) => n.clone(),
                 _ => return Err((op, "dit.opaque without a name".to_string())),
             };
+            if !dit_runtime::cpu::OPAQUE_NAMES.contains(&callee.as_str()) {
+                return Err((
+                    op,
+                    format!(
+                        "dit.opaque '{callee}' has no runtime semantics: no kernel runs it and the \
+                         CPU reference knows only {}",
+                        dit_runtime::cpu::OPAQUE_NAMES.join(", ")
+                    ),
+                ));
+            }
             (
                 callee,
                 serde_json::to_string(&attrs).unwrap_or_else(|_| "{}".into()),

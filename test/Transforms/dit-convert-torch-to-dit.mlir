@@ -321,7 +321,7 @@ func.func @layer_norms(%x: !torch.vtensor<[2,4,64],bf16>, %w: !torch.vtensor<[64
 
 // ----- layer_norm over the last two dims has no dit form -----
 // CHECK-LABEL: func.func @layer_norm_two_dims
-// CHECK-NEXT: "dit.opaque"(%arg0) {arg1 = [4, 64], arg2, arg3, arg4 = 1.000000e-05 : f64, arg5 = false, name = "aten.layer_norm"}
+// CHECK-NEXT: "dit.opaque"(%arg0) {arg1 = [4, 64], arg4 = 1.000000e-05 : f64, arg5 = false, name = "aten.layer_norm"}
 // REPORT: skipped at {{.*}}dit-convert-torch-to-dit.mlir:{{[0-9]+}}:{{[0-9]+}}: aten.layer_norm: normalized_shape [4, 64] is not the last dim alone (dit norms normalize the last dim); kept as dit.opaque
 
 func.func @layer_norm_two_dims(%x: !torch.vtensor<[2,4,64],bf16>) -> !torch.vtensor<[2,4,64],bf16> {
@@ -389,15 +389,16 @@ func.func @attention(%q: !torch.vtensor<[1,4,16,64],bf16>, %k: !torch.vtensor<[1
 
 // -----
 
-// ----- a boolean keep-mask becomes dit's masked-out mask (1 - m in i8); an additive mask or is_causal has no dit.attention form -----
+// ----- a boolean keep-mask becomes dit's masked-out mask (1 - m in i8); a float mask is additive (broadcast to [B|1, N, Sq, Skv]); is_causal has no dit.attention form -----
 // CHECK-LABEL: func.func @attention_masks
 // CHECK-NEXT: %[[M8:.*]] = "dit.cast"(%arg3) : (tensor<1x1x16x16xi1>) -> tensor<1x1x16x16xi8>
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1> : tensor<i8>
 // CHECK-NEXT: %[[OUT:.*]] = "dit.sub"(%[[ONE]], %[[M8]]) : (tensor<i8>, tensor<1x1x16x16xi8>) -> tensor<1x1x16x16xi8>
 // CHECK-NEXT: %[[A:.*]] = "dit.attention"(%arg0, %arg1, %arg2, %[[OUT]]) {layout = "BNSD", operandSegmentSizes = array<i32: 1, 1, 1, 1>, scale = 1.250000e-01 : f32}
-// CHECK-NEXT: %[[B:.*]] = "dit.opaque"(%[[A]], %arg1, %arg2, %arg4) {{{.*}}name = "aten.scaled_dot_product_attention"}
-// CHECK-NEXT: "dit.opaque"(%[[B]], %arg1, %arg2) {{{.*}}arg5 = true{{.*}}name = "aten.scaled_dot_product_attention"}
-// REPORT: skipped at {{.*}}dit-convert-torch-to-dit.mlir:{{[0-9]+}}:{{[0-9]+}}: aten.scaled_dot_product_attention: attn_mask is bf16 (an additive mask; dit.attention masks are boolean, non-zero = masked out); kept as dit.opaque
+// CHECK-NEXT: %[[AM:.*]] = "dit.broadcast"(%arg4) : (tensor<1x1x16x16xbf16>) -> tensor<1x4x16x16xbf16>
+// CHECK-NEXT: %[[B:.*]] = "dit.attention"(%[[A]], %arg1, %arg2, %[[AM]]) {layout = "BNSD", mask_kind = "additive", operandSegmentSizes = array<i32: 1, 1, 1, 1>, scale = 1.250000e-01 : f32}
+// CHECK-NEXT: "dit.opaque"(%[[B]], %arg1, %arg2) {arg4 = 0.000000e+00 : f64, arg5 = true, arg7 = false, name = "aten.scaled_dot_product_attention"}
+// REPORT: skipped at {{.*}}dit-convert-torch-to-dit.mlir:{{[0-9]+}}:{{[0-9]+}}: aten.scaled_dot_product_attention: is_causal is not false (dit.attention has no causal flag); kept as dit.opaque
 
 func.func @attention_masks(%q: !torch.vtensor<[1,4,16,64],bf16>, %k: !torch.vtensor<[1,4,16,64],bf16>, %v: !torch.vtensor<[1,4,16,64],bf16>, %m: !torch.vtensor<[1,1,16,16],i1>, %a: !torch.vtensor<[1,1,16,16],bf16>) -> !torch.vtensor<[1,4,16,64],bf16> {
   %c1 = "torch.constant.none"() : () -> !torch.none
@@ -667,20 +668,21 @@ func.func @constants(%x: !torch.vtensor<[2,3],si64>) -> (!torch.vtensor<[2,3],f3
 
 // -----
 
-// ----- ops outside the table become dit.opaque: name, tensor operands, constant args as arg<i> -----
+// ----- ops outside the table become dit.opaque: name, tensor operands, constant args as arg<i> (a None argument has none) -----
 // CHECK-LABEL: func.func @opaque_fallback
-// CHECK-NEXT: %[[C:.*]] = "dit.opaque"(%arg0) {name = "aten.cos"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: "dit.opaque"(%[[C]], %arg1) {arg1 = 0 : i64, name = "aten.index_select"} : (tensor<4x8xf32>, tensor<2xi64>) -> tensor<2x8xf32>
-// CHECK-NEXT: "dit.opaque"(%[[C]]) {arg1 = -1 : i64, name = "aten.argsort.stable"} : (tensor<4x8xf32>) -> tensor<4x8xi64>
-// REPORT: skipped at {{.*}}dit-convert-torch-to-dit.mlir:{{[0-9]+}}:{{[0-9]+}}: aten.cos: no dit op models it; kept as dit.opaque
+// CHECK-NEXT: %[[C:.*]] = "dit.opaque"(%arg0) {arg1 = 1 : i64, name = "aten.tril"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: "dit.opaque"(%[[C]]) {arg1 = 0 : i64, name = "aten.cumprod"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: "dit.opaque"(%[[C]]) {arg1 = 1 : i64, name = "aten.searchsorted_like"} : (tensor<4x8xf32>) -> tensor<4x8xi64>
+// REPORT: skipped at {{.*}}dit-convert-torch-to-dit.mlir:{{[0-9]+}}:{{[0-9]+}}: aten.tril: no dit op models it; kept as dit.opaque
 
-func.func @opaque_fallback(%x: !torch.vtensor<[4,8],f32>, %i: !torch.vtensor<[2],si64>) -> (!torch.vtensor<[2,8],f32>, !torch.vtensor<[4,8],si64>) {
+func.func @opaque_fallback(%x: !torch.vtensor<[4,8],f32>) -> (!torch.vtensor<[4,8],f32>, !torch.vtensor<[4,8],si64>) {
+  %none = "torch.constant.none"() : () -> !torch.none
   %c1 = "torch.constant.int"() <{value = 0 : i64}> : () -> !torch.int
-  %c2 = "torch.constant.int"() <{value = -1 : i64}> : () -> !torch.int
-  %3 = "torch.aten.cos"(%x) : (!torch.vtensor<[4,8],f32>) -> !torch.vtensor<[4,8],f32>
-  %4 = "torch.aten.index_select"(%3, %c1, %i) : (!torch.vtensor<[4,8],f32>, !torch.int, !torch.vtensor<[2],si64>) -> !torch.vtensor<[2,8],f32>
-  %srt = "torch.operator"(%3, %c2) {name = "torch.aten.argsort.stable"} : (!torch.vtensor<[4,8],f32>, !torch.int) -> !torch.vtensor<[4,8],si64>
-  return %4, %srt : !torch.vtensor<[2,8],f32>, !torch.vtensor<[4,8],si64>
+  %c2 = "torch.constant.int"() <{value = 1 : i64}> : () -> !torch.int
+  %3 = "torch.aten.tril"(%x, %c2) : (!torch.vtensor<[4,8],f32>, !torch.int) -> !torch.vtensor<[4,8],f32>
+  %4 = "torch.aten.cumprod"(%3, %c1, %none) : (!torch.vtensor<[4,8],f32>, !torch.int, !torch.none) -> !torch.vtensor<[4,8],f32>
+  %srt = "torch.operator"(%3, %c2) {name = "torch.aten.searchsorted_like"} : (!torch.vtensor<[4,8],f32>, !torch.int) -> !torch.vtensor<[4,8],si64>
+  return %4, %srt : !torch.vtensor<[4,8],f32>, !torch.vtensor<[4,8],si64>
 }
 
 // -----

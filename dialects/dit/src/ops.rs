@@ -29,6 +29,10 @@ pub struct OpSpec {
     /// Operand slots in contract order.
     pub operands: &'static [(&'static str, Arity)],
     pub class: OpClass,
+    /// For a fused op that computes a different formula from the pattern it replaces: what it
+    /// computes instead, named for the numerical verdicts of a fused graph (dit-run
+    /// `--reference-npy` names each one present after fusion but not before).
+    pub substitution: Option<&'static str>,
 }
 
 impl OpSpec {
@@ -45,7 +49,10 @@ use OpClass::{Fused, Primitive};
 
 macro_rules! spec {
     ($name:literal, $class:ident, [$(($slot:literal, $arity:ident)),* $(,)?]) => {
-        OpSpec { name: $name, class: $class, operands: &[$(($slot, $arity)),*] }
+        OpSpec { name: $name, class: $class, operands: &[$(($slot, $arity)),*], substitution: None }
+    };
+    ($name:literal, $class:ident, [$(($slot:literal, $arity:ident)),* $(,)?], substitutes: $what:literal) => {
+        OpSpec { name: $name, class: $class, operands: &[$(($slot, $arity)),*], substitution: Some($what) }
     };
 }
 
@@ -61,6 +68,8 @@ pub const OPS: &[OpSpec] = &[
     spec!("dit.sqrt", Primitive, [("x", One)]),
     spec!("dit.rsqrt", Primitive, [("x", One)]),
     spec!("dit.tanh", Primitive, [("x", One)]),
+    spec!("dit.sin", Primitive, [("x", One)]),
+    spec!("dit.cos", Primitive, [("x", One)]),
     spec!("dit.erf", Primitive, [("x", One)]),
     spec!("dit.sigmoid", Primitive, [("x", One)]),
     spec!("dit.silu", Primitive, [("x", One)]),
@@ -128,8 +137,39 @@ pub const OPS: &[OpSpec] = &[
             ("per_token_scale", Optional),
         ]
     ),
+    spec!("dit.topk", Primitive, [("x", One)]),
+    spec!("dit.sort", Primitive, [("x", One)]),
+    spec!("dit.cumsum", Primitive, [("x", One)]),
+    spec!("dit.floor_div", Primitive, [("lhs", One), ("rhs", One)]),
+    spec!("dit.index_select", Primitive, [("x", One), ("index", One)]),
+    spec!(
+        "dit.scatter_add",
+        Primitive,
+        [("x", One), ("index", One), ("src", One)]
+    ),
+    spec!(
+        "dit.index_add",
+        Primitive,
+        [("x", One), ("index", One), ("source", One)]
+    ),
+    spec!(
+        "dit.moe_init_routing",
+        Fused,
+        [("x", One), ("expert_idx", One)]
+    ),
+    spec!(
+        "dit.moe_finalize_routing",
+        Fused,
+        [
+            ("expanded_x", One),
+            ("expanded_row_idx", One),
+            ("scales", One)
+        ]
+    ),
     spec!("dit.opaque", Primitive, [("args", Variadic)]),
-    spec!("dit.fast_gelu", Fused, [("x", One)]),
+    // aclnnFastGelu ([ops-nn] activation/fast_gelu/docs/aclnnFastGelu.md) computes
+    // x / (1 + exp(-1.702|x|)) * exp(0.851(x - |x|)) = x * sigmoid(1.702x), not tanh-GELU.
+    spec!("dit.fast_gelu", Fused, [("x", One)], substitutes: "FastGelu x*sigmoid(1.702x) replacing tanh-GELU"),
     spec!("dit.muls_add", Fused, [("x", One), ("y", One)]),
     spec!(
         "dit.ada_layer_norm",
@@ -205,6 +245,8 @@ pub const UNARY: &[&str] = &[
     "dit.sqrt",
     "dit.rsqrt",
     "dit.tanh",
+    "dit.sin",
+    "dit.cos",
     "dit.erf",
     "dit.sigmoid",
     "dit.silu",

@@ -103,6 +103,15 @@ pub fn verify_op(op: Op) -> Check {
         "dit.dynamic_quant" => dynamic_quant(&ins, &outs),
         "dit.quant_matmul" => quant_matmul(op, &ins, &outs),
         "dit.grouped_matmul" => grouped_matmul(op, &ins, &outs),
+        "dit.topk" => topk(op, &ins, &outs),
+        "dit.sort" => sort(op, &ins, &outs),
+        "dit.cumsum" => cumsum(op, &ins, &outs),
+        "dit.floor_div" => floor_div(&ins, &outs),
+        "dit.index_select" => index_select(op, &ins, &outs),
+        "dit.scatter_add" => scatter_add(op, &ins, &outs),
+        "dit.index_add" => index_add(op, &ins, &outs),
+        "dit.moe_init_routing" => moe_init_routing(op, &ins, &outs),
+        "dit.moe_finalize_routing" => moe_finalize_routing(&ins, &outs),
         "dit.opaque" => opaque(op),
         "dit.muls_add" => muls_add(op, &ins, &outs),
         "dit.ada_layer_norm" => ada_layer_norm(op, &ins, &outs),
@@ -910,12 +919,30 @@ fn attention(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     if let Some(last) = expected.last_mut() {
         *last = result_last;
     }
+    // "masked_out" (default): non-zero = do not attend, whatever the element type (aclnn's
+    // attenMask takes bool/int8/uint8); "additive": a float mask of q's element type added to
+    // the scaled scores (aclnn's pseShift).
+    let mask_kind = enum_attr(
+        op,
+        "mask_kind",
+        &["masked_out", "additive"],
+        Some("masked_out"),
+    )?;
     if let Some(mask) = opt(ins, "mask") {
         ensure!(
             mask.rank() >= 2,
             "attention.mask",
             "mask must have rank >= 2"
         );
+        if mask_kind == "additive" {
+            ensure!(
+                mask.elem == q.elem,
+                "attention.mask-type",
+                "an additive mask must have q's element type {}, got {}",
+                q.elem,
+                mask.elem
+            );
+        }
         // The mask's last two dimensions index [query, key] and broadcast.
         let fits = |m: Dim, s: Dim| m == Some(1) || dims_compatible(m, s);
         ensure!(
@@ -1110,6 +1137,256 @@ fn grouped_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
         shape_is(&p, &[x.shape[0]], "per_token_scale")?;
     }
     shape_is(&outs[0], &[x.shape[0], w.shape[2]], "result")
+}
+
+// ----- MoE routing and indexing (torch semantics) -----
+
+/// Element types the routing and indexing ops take: every dialect type with an exact
+/// integer or float reading (not the sub-byte and fp8 formats, which no kernel indexes).
+const ROUTING_ELEMS: &[Elem] = &[
+    Elem::F32,
+    Elem::F16,
+    Elem::BF16,
+    Elem::I8,
+    Elem::I32,
+    Elem::I64,
+];
+
+/// Index operands are i64 or i32 (aclnnIndexSelect / aclnnScatterAdd / aclnnIndexAdd).
+const INDEX_ELEMS: &[Elem] = &[Elem::I64, Elem::I32];
+
+/// dit.topk / dit.sort: `dim` in range, results (values like x, indices i64), k within the
+/// dim for topk.
+fn topk(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 2)?;
+    let x = one(ins, "x");
+    elem_in(&x, ROUTING_ELEMS, "x", "topk.type")?;
+    rank_at_least(&x, 1, "x")?;
+    let dim = norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    let k = req_i64(op, "k")?;
+    req_bool(op, "largest")?;
+    req_bool(op, "sorted")?;
+    if let Some(n) = x.shape[dim] {
+        ensure!(
+            (0..=n).contains(&k),
+            "topk.k",
+            "k = {k} is outside 0..={n} (the size of dim {dim})"
+        );
+    }
+    let mut shape = x.shape.clone();
+    shape[dim] = Some(k);
+    same_elem(&x, &outs[0], "x and values")?;
+    shape_is(&outs[0], &shape, "values")?;
+    elem_in(&outs[1], &[Elem::I64], "indices", "topk.indices")?;
+    shape_is(&outs[1], &shape, "indices")
+}
+
+fn sort(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 2)?;
+    let x = one(ins, "x");
+    elem_in(&x, ROUTING_ELEMS, "x", "sort.type")?;
+    rank_at_least(&x, 1, "x")?;
+    norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    req_bool(op, "descending")?;
+    req_bool(op, "stable")?;
+    same_elem(&x, &outs[0], "x and values")?;
+    shape_is(&outs[0], &x.shape, "values")?;
+    elem_in(&outs[1], &[Elem::I64], "indices", "sort.indices")?;
+    shape_is(&outs[1], &x.shape, "indices")
+}
+
+/// dit.cumsum: the result has x's shape; its element type is the accumulation type.
+fn cumsum(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let x = one(ins, "x");
+    elem_in(&x, ROUTING_ELEMS, "x", "cumsum.type")?;
+    elem_in(&outs[0], ROUTING_ELEMS, "result", "cumsum.type")?;
+    rank_at_least(&x, 1, "x")?;
+    norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    shape_is(&outs[0], &x.shape, "result")
+}
+
+fn floor_div(ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (l, r) = (one(ins, "lhs"), one(ins, "rhs"));
+    elem_in(&l, ROUTING_ELEMS, "lhs", "floor_div.type")?;
+    same_elem(&l, &r, "lhs and rhs")?;
+    same_elem(&l, &outs[0], "operands and result")?;
+    let b = broadcast_shapes(&l.shape, &r.shape).ok_or((
+        "broadcast",
+        format!(
+            "shapes [{}] and [{}] do not broadcast",
+            shape_string(&l.shape),
+            shape_string(&r.shape)
+        ),
+    ))?;
+    shape_is(&outs[0], &b, "result")
+}
+
+/// A 1-d (or 0-d) index of an integer type.
+fn index_vector(index: &TensorInfo) -> Check {
+    elem_in(index, INDEX_ELEMS, "index", "index.type")?;
+    ensure!(
+        index.rank() <= 1,
+        "index.rank",
+        "index must be 0-d or 1-d, got rank {}",
+        index.rank()
+    );
+    Ok(())
+}
+
+fn index_select(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (x, index) = (one(ins, "x"), one(ins, "index"));
+    elem_in(&x, ROUTING_ELEMS, "x", "index_select.type")?;
+    rank_at_least(&x, 1, "x")?;
+    let dim = norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    index_vector(&index)?;
+    let mut shape = x.shape.clone();
+    shape[dim] = if index.rank() == 0 {
+        Some(1)
+    } else {
+        index.shape[0]
+    };
+    same_elem(&x, &outs[0], "x and result")?;
+    shape_is(&outs[0], &shape, "result")
+}
+
+/// torch.scatter_add: index and src have x's rank, index is no larger than src in any dim and
+/// no larger than x outside `dim`; the result is x's type.
+fn scatter_add(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (x, index, src) = (one(ins, "x"), one(ins, "index"), one(ins, "src"));
+    elem_in(&x, ROUTING_ELEMS, "x", "scatter_add.type")?;
+    elem_in(&index, INDEX_ELEMS, "index", "index.type")?;
+    same_elem(&x, &src, "x and src")?;
+    rank_at_least(&x, 1, "x")?;
+    let dim = norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    ensure!(
+        index.rank() == x.rank() && src.rank() == x.rank(),
+        "scatter_add.rank",
+        "x, index and src must have one rank, got {}, {} and {}",
+        x.rank(),
+        index.rank(),
+        src.rank()
+    );
+    for d in 0..x.rank() {
+        let fits = |a: Dim, b: Dim| match (a, b) {
+            (Some(a), Some(b)) => a <= b,
+            _ => true,
+        };
+        ensure!(
+            fits(index.shape[d], src.shape[d]) && (d == dim || fits(index.shape[d], x.shape[d])),
+            "scatter_add.shape",
+            "index [{}] must be no larger than src [{}] in every dim and than x [{}] outside \
+             dim {dim}",
+            shape_string(&index.shape),
+            shape_string(&src.shape),
+            shape_string(&x.shape)
+        );
+    }
+    ensure!(outs[0] == x, "same-type", "result type must equal x's type");
+    Ok(())
+}
+
+/// torch.index_add (alpha 1): source is x with `dim` resized to the index length.
+fn index_add(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (x, index, source) = (one(ins, "x"), one(ins, "index"), one(ins, "source"));
+    elem_in(&x, ROUTING_ELEMS, "x", "index_add.type")?;
+    same_elem(&x, &source, "x and source")?;
+    rank_at_least(&x, 1, "x")?;
+    let dim = norm_dim(req_i64(op, "dim")?, x.rank(), "dim")?;
+    index_vector(&index)?;
+    let mut shape = x.shape.clone();
+    shape[dim] = if index.rank() == 0 {
+        Some(1)
+    } else {
+        index.shape[0]
+    };
+    shape_is(&source, &shape, "source")?;
+    ensure!(outs[0] == x, "same-type", "result type must equal x's type");
+    Ok(())
+}
+
+/// x [T, H] float, expert_idx [T, K] i32/i64 -> (expanded_x [T·K, H] like x, expanded_row_idx
+/// i32 [T·K], expert_tokens i64 [E]) (aclnnMoeInitRoutingV2's drop-less outputs).
+fn moe_init_routing(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 3)?;
+    let (x, e) = (one(ins, "x"), one(ins, "expert_idx"));
+    float(&x, "x")?;
+    elem_in(&e, INDEX_ELEMS, "expert_idx", "moe_init_routing.expert-idx")?;
+    enum_attr(op, "expert_tokens", &["cumsum", "count"], None)?;
+    let experts = req_i64(op, "num_experts")?;
+    ensure!(
+        experts > 0,
+        "moe_init_routing.num-experts",
+        "num_experts must be positive, got {experts}"
+    );
+    ensure!(
+        x.rank() == 2 && e.rank() == 2,
+        "moe_init_routing.shape",
+        "x must be [T, H] and expert_idx [T, K], got ranks {} and {}",
+        x.rank(),
+        e.rank()
+    );
+    ensure!(
+        dims_compatible(x.shape[0], e.shape[0]),
+        "moe_init_routing.shape",
+        "x and expert_idx have different token counts"
+    );
+    let rows = match (e.shape[0], e.shape[1]) {
+        (Some(t), Some(k)) => t.checked_mul(k),
+        _ => None,
+    };
+    same_elem(&x, &outs[0], "x and expanded_x")?;
+    shape_is(&outs[0], &[rows, x.shape[1]], "expanded_x")?;
+    elem_in(
+        &outs[1],
+        &[Elem::I32],
+        "expanded_row_idx",
+        "moe_init_routing.row-idx",
+    )?;
+    shape_is(&outs[1], &[rows], "expanded_row_idx")?;
+    elem_in(
+        &outs[2],
+        &[Elem::I64],
+        "expert_tokens",
+        "moe_init_routing.tokens",
+    )?;
+    shape_is(&outs[2], &[Some(experts)], "expert_tokens")
+}
+
+/// expanded_x [T·K, H] float, expanded_row_idx i32 [T·K], scales [T, K] float -> [T, H] like
+/// expanded_x (aclnnMoeFinalizeRoutingV2).
+fn moe_finalize_routing(ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 1)?;
+    let (x, r, s) = (
+        one(ins, "expanded_x"),
+        one(ins, "expanded_row_idx"),
+        one(ins, "scales"),
+    );
+    float(&x, "expanded_x")?;
+    float(&s, "scales")?;
+    elem_in(
+        &r,
+        &[Elem::I32],
+        "expanded_row_idx",
+        "moe_finalize_routing.row-idx",
+    )?;
+    ensure!(
+        x.rank() == 2 && r.rank() == 1 && s.rank() == 2,
+        "moe_finalize_routing.shape",
+        "expects expanded_x [T*K, H], expanded_row_idx [T*K] and scales [T, K]"
+    );
+    let rows = match (s.shape[0], s.shape[1]) {
+        (Some(t), Some(k)) => t.checked_mul(k),
+        _ => None,
+    };
+    shape_is(&x, &[rows, x.shape[1]], "expanded_x")?;
+    shape_is(&r, &[rows], "expanded_row_idx")?;
+    same_elem(&x, &outs[0], "expanded_x and result")?;
+    shape_is(&outs[0], &[s.shape[0], x.shape[1]], "result")
 }
 
 fn opaque(op: Op) -> Check {

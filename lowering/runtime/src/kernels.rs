@@ -465,6 +465,48 @@ innerPrecise 0 (high precision), blockSize 0, antiquant modes 0, no softmaxLse (
 nullptr allowed when softmaxLseFlag is false). The mask goes to attenMaskOptional, whose \
 documented meaning is bool/int8/uint8 with 1 = masked out.";
 
+/// The mask is a boolean/integer attenMask (the default, `mask_kind = "masked_out"`).
+const MASKED_OUT: Cond = Cond::StrIs {
+    attr: "mask_kind",
+    value: "masked_out",
+    default: Some("masked_out"),
+};
+/// The mask is a float pseShift added to the scaled scores (`mask_kind = "additive"`).
+const ADDITIVE: Cond = Cond::StrIs {
+    attr: "mask_kind",
+    value: "additive",
+    default: Some("masked_out"),
+};
+
+const FIA_PSE_NOTE: &str = "mask_kind = additive: the mask goes to pseShiftOptional and \
+attenMaskOptional is nullptr. V5 documents pseType 0 as '外部传入pse，先mul再add' (the scores are \
+scaled, then pse is added: softmax(scale·q·kᵀ + pse), torch's float attn_mask) and as the only \
+inference mode; V2 has no pseType and is taken to compute the same (its PFA design note says \
+'与位置编码pse相加后再乘以缩放系数', which an on-device check must settle). pseShift is 4-d \
+(B|1, Q_N, Q_S, KV_S) of q's dtype: the converter broadcasts torch's mask to that shape. Other \
+arguments as in the masked_out entry.";
+
+const FIA_PSE_DOC: &str = "[ops-transformer] attention/fused_infer_attention_score/docs/\
+aclnnFusedInferAttentionScoreV2.md (pseShiftOptional: FLOAT16/BFLOAT16, 4-d, (B,N,Q_S,KV_S) or \
+(1,N,Q_S,KV_S); FLOAT16 pse with FLOAT16/INT8 query, BFLOAT16 pse with BFLOAT16 query; 161002) \
+and aclnnFusedInferAttentionScoreV5.md (pseType 0: the same dtype and 4-d shape rules)";
+const INDEX_SELECT_DOC: &str = "[ops-nn] index/gather_v2/docs/aclnnIndexSelect.md (self: FLOAT、\
+    FLOAT16、BFLOAT16、INT64、INT32、INT16、INT8、UINT8、…; index: INT64、INT32, 0-d or 1-d; 161002)";
+const SCATTER_ADD_DOC: &str =
+    "[ops-nn] index/scatter_add/docs/aclnnScatterAdd.md (self, src, out: \
+    BFLOAT16、FLOAT16、FLOAT32、DOUBLE、INT64、INT32、INT16、INT8、UINT8、BOOL、…, src of self's \
+    dtype; index: INT32、INT64; 161002)";
+const INDEX_ADD_DOC: &str = "[ops-nn] index/inplace_scatter_add/docs/aclnnIndexAdd.md (self, \
+    source: FLOAT、FLOAT16、INT32、INT16、INT8、UINT8、DOUBLE、INT64、BOOL、BFLOAT16; index: INT64、\
+    INT32; 161002)";
+
+const MOE_INIT_ROUTING_DOC: &str = "[ops-transformer] \
+    moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md (x: FLOAT16、BFLOAT16、FLOAT32, 2-d \
+    [numRows, h]; expertIdx: INT32、INT64 [numRows, k]; expandedRowIdxOut INT32; 161002)";
+const MOE_FINALIZE_ROUTING_DOC: &str = "[ops-transformer] \
+    moe/moe_finalize_routing_v2/docs/aclnnMoeFinalizeRoutingV2.md (expandedX: FLOAT16、BFLOAT16、\
+    FLOAT32 on Atlas A2/A3; expandedRowIdx INT32; scales may differ from expandedX's dtype; 161002)";
+
 /// Atlas A2 and A3 (CANN's "Atlas A2/A3 训练系列产品/推理系列产品").
 const A2_A3: &[&str] = &["ascend910b", "ascend910_93"];
 /// Ascend 950PR / 950DT.
@@ -674,6 +716,18 @@ pub const KERNELS: &[KernelSpec] = &[
     unary!("dit.sqrt", "aclnnSqrt", "[8.1.RC1] aclnn_sqrt.h"),
     unary!("dit.rsqrt", "aclnnRsqrt", "[8.1.RC1] aclnn_rsqrt.h"),
     unary!("dit.tanh", "aclnnTanh", "[8.1.RC1] aclnn_tanh.h"),
+    unary!(
+        "dit.sin",
+        "aclnnSin",
+        "[ops-math] math/sin/docs/aclnnSin&aclnnInplaceSin.md: out = sin(self), \
+            aclnnSinGetWorkspaceSize(self, out, workspaceSize, executor)"
+    ),
+    unary!(
+        "dit.cos",
+        "aclnnCos",
+        "[ops-math] math/cos/docs/aclnnCos&aclnnInplaceCos.md: out = cos(input), \
+            aclnnCosGetWorkspaceSize(input, out, workspaceSize, executor)"
+    ),
     unary!("dit.erf", "aclnnErf", "[8.1.RC1] aclnn_erf.h"),
     unary!("dit.sigmoid", "aclnnSigmoid", "[8.1.RC1] aclnn_sigmoid.h"),
     unary!("dit.silu", "aclnnSilu", "[8.1.RC1] aclnn_silu.h"),
@@ -983,6 +1037,7 @@ pub const KERNELS: &[KernelSpec] = &[
     KernelSpec {
         op: "dit.attention",
         slots: &["q", "k", "v", "mask"],
+        when: &[MASKED_OUT],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFusedInferAttentionScoreV2",
             args: &[
@@ -1049,6 +1104,98 @@ pub const KERNELS: &[KernelSpec] = &[
     KernelSpec {
         op: "dit.attention",
         slots: &["q", "k", "v", "mask"],
+        when: &[ADDITIVE],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFusedInferAttentionScoreV2",
+            args: &[
+                Input(0, Plain),
+                Arg::TensorList(List::Input(1)),
+                Arg::TensorList(List::Input(2)),
+                OptionalInput(3, Plain), // pseShiftOptional
+                Null(Kind::Tensor),      // attenMaskOptional
+                Null(Kind::IntArray),    // actualSeqLengthsOptional
+                Null(Kind::IntArray),    // actualSeqLengthsKvOptional
+                Null(Kind::Tensor),      // deqScale1Optional
+                Null(Kind::Tensor),      // quantScale1Optional
+                Null(Kind::Tensor),      // deqScale2Optional
+                Null(Kind::Tensor),      // quantScale2Optional
+                Null(Kind::Tensor),      // quantOffset2Optional
+                Null(Kind::Tensor),      // antiquantScaleOptional
+                Null(Kind::Tensor),      // antiquantOffsetOptional
+                Null(Kind::Tensor),      // blockTableOptional
+                Null(Kind::Tensor),      // queryPaddingSizeOptional
+                Null(Kind::Tensor),      // kvPaddingSizeOptional
+                Null(Kind::Tensor),      // keyAntiquantScaleOptional
+                Null(Kind::Tensor),      // keyAntiquantOffsetOptional
+                Null(Kind::Tensor),      // valueAntiquantScaleOptional
+                Null(Kind::Tensor),      // valueAntiquantOffsetOptional
+                Null(Kind::Tensor),      // keySharedPrefixOptional
+                Null(Kind::Tensor),      // valueSharedPrefixOptional
+                Null(Kind::IntArray),    // actualSharedPrefixLenOptional
+                Arg::Int64(Int::Heads {
+                    slot: 0,
+                    layout_attr: "layout",
+                    default_layout: "BNSD",
+                }),
+                Arg::Double(Num::Attr("scale")),
+                Arg::Int64(Int::Const(2_147_483_647)), // preTokens
+                Arg::Int64(Int::Const(2_147_483_647)), // nextTokens
+                Arg::Str(Text::AttrOr("layout", "BNSD")),
+                Arg::Int64(Int::Heads {
+                    slot: 1,
+                    layout_attr: "layout",
+                    default_layout: "BNSD",
+                }),
+                Arg::Int64(Int::Const(0)),     // sparseMode
+                Arg::Int64(Int::Const(0)),     // innerPrecise
+                Arg::Int64(Int::Const(0)),     // blockSize
+                Arg::Int64(Int::Const(0)),     // antiquantMode
+                Arg::Bool(Flag::Const(false)), // softmaxLseFlag
+                Arg::Int64(Int::Const(0)),     // keyAntiquantMode
+                Arg::Int64(Int::Const(0)),     // valueAntiquantMode
+                OUT,
+                Null(Kind::Tensor), // softmaxLse
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_fused_infer_attention_score_v2.h; [ops-transformer] \
+            attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV2.md",
+        note: FIA_PSE_NOTE,
+        rules: &[
+            rule(
+            "fia_v2.pse_targets",
+            Check::Targets(A2_A3),
+            "[ops-transformer] attention/fused_infer_attention_score/docs/\
+             aclnnFusedInferAttentionScoreV2.md (产品支持情况: Atlas A2/A3; Ascend 950 不支持)",
+        ),
+            rule(
+                "fia_v2.pse_dtype",
+                Check::DTypes {
+                    slot: 3,
+                    allowed: &[DType::F16, DType::BF16],
+                },
+                FIA_PSE_DOC,
+            ),
+            rule(
+                "fia_v2.pse_q_dtype",
+                Check::SameDType { slot: 3, like: 0 },
+                FIA_PSE_DOC,
+            ),
+            rule(
+                "fia_v2.pse_rank",
+                Check::Rank {
+                    slot: 3,
+                    min: 4,
+                    max: 4,
+                },
+                FIA_PSE_DOC,
+            ),
+        ],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.attention",
+        slots: &["q", "k", "v", "mask"],
+        when: &[MASKED_OUT],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFusedInferAttentionScoreV5",
             args: &[
@@ -1123,6 +1270,107 @@ pub const KERNELS: &[KernelSpec] = &[
             "[ops-transformer] attention/fused_infer_attention_score/docs/\
              aclnnFusedInferAttentionScoreV5.md (产品支持情况: Ascend 950PR/950DT)",
         )],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.attention",
+        slots: &["q", "k", "v", "mask"],
+        when: &[ADDITIVE],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFusedInferAttentionScoreV5",
+            args: &[
+                Input(0, Plain),
+                Arg::TensorList(List::Input(1)),
+                Arg::TensorList(List::Input(2)),
+                OptionalInput(3, Plain), // pseShiftOptional
+                Null(Kind::Tensor),      // attenMaskOptional
+                Null(Kind::IntArray),    // actualSeqLengthsOptional
+                Null(Kind::IntArray),    // actualSeqLengthsKvOptional
+                Null(Kind::Tensor),      // deqScale1Optional
+                Null(Kind::Tensor),      // quantScale1Optional
+                Null(Kind::Tensor),      // deqScale2Optional
+                Null(Kind::Tensor),      // quantScale2Optional
+                Null(Kind::Tensor),      // quantOffset2Optional
+                Null(Kind::Tensor),      // antiquantScaleOptional
+                Null(Kind::Tensor),      // antiquantOffsetOptional
+                Null(Kind::Tensor),      // blockTableOptional
+                Null(Kind::Tensor),      // queryPaddingSizeOptional
+                Null(Kind::Tensor),      // kvPaddingSizeOptional
+                Null(Kind::Tensor),      // keyAntiquantScaleOptional
+                Null(Kind::Tensor),      // keyAntiquantOffsetOptional
+                Null(Kind::Tensor),      // valueAntiquantScaleOptional
+                Null(Kind::Tensor),      // valueAntiquantOffsetOptional
+                Null(Kind::Tensor),      // keySharedPrefixOptional
+                Null(Kind::Tensor),      // valueSharedPrefixOptional
+                Null(Kind::IntArray),    // actualSharedPrefixLenOptional
+                Null(Kind::Tensor),      // queryRopeOptional
+                Null(Kind::Tensor),      // keyRopeOptional
+                Null(Kind::Tensor),      // keyRopeAntiquantScaleOptional
+                Null(Kind::Tensor),      // dequantScaleQueryOptional
+                Null(Kind::Tensor),      // learnableSinkOptional
+                Null(Kind::IntArray),    // qStartIdxOptional
+                Null(Kind::IntArray),    // kvStartIdxOptional
+                Arg::Int64(Int::Heads {
+                    slot: 0,
+                    layout_attr: "layout",
+                    default_layout: "BNSD",
+                }),
+                Arg::Double(Num::Attr("scale")),
+                Arg::Int64(Int::Const(2_147_483_647)), // preTokens
+                Arg::Int64(Int::Const(2_147_483_647)), // nextTokens
+                Arg::Str(Text::AttrOr("layout", "BNSD")),
+                Arg::Int64(Int::Heads {
+                    slot: 1,
+                    layout_attr: "layout",
+                    default_layout: "BNSD",
+                }),
+                Arg::Int64(Int::Const(0)),     // sparseMode
+                Arg::Int64(Int::Const(0)),     // innerPrecise
+                Arg::Int64(Int::Const(0)),     // blockSize
+                Arg::Int64(Int::Const(0)),     // antiquantMode
+                Arg::Bool(Flag::Const(false)), // softmaxLseFlag
+                Arg::Int64(Int::Const(0)),     // keyAntiquantMode
+                Arg::Int64(Int::Const(0)),     // valueAntiquantMode
+                Arg::Int64(Int::Const(0)),     // queryQuantMode
+                Arg::Int64(Int::Const(0)),     // pseType
+                OUT,
+                Null(Kind::Tensor), // softmaxLse
+            ],
+        }]),
+        source: "[ops-transformer] \
+            attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV5.md; the \
+            call op-plugin makes on Ascend 950 (is_ascend950() → aclnnFusedInferAttentionScoreV5)",
+        note: FIA_PSE_NOTE,
+        rules: &[
+            rule(
+            "fia_v5.pse_targets",
+            Check::Targets(A5),
+            "[ops-transformer] attention/fused_infer_attention_score/docs/\
+             aclnnFusedInferAttentionScoreV5.md (产品支持情况: Ascend 950PR/950DT)",
+        ),
+            rule(
+                "fia_v5.pse_dtype",
+                Check::DTypes {
+                    slot: 3,
+                    allowed: &[DType::F16, DType::BF16],
+                },
+                FIA_PSE_DOC,
+            ),
+            rule(
+                "fia_v5.pse_q_dtype",
+                Check::SameDType { slot: 3, like: 0 },
+                FIA_PSE_DOC,
+            ),
+            rule(
+                "fia_v5.pse_rank",
+                Check::Rank {
+                    slot: 3,
+                    min: 4,
+                    max: 4,
+                },
+                FIA_PSE_DOC,
+            ),
+        ],
         ..BASE
     },
     KernelSpec {
@@ -1299,6 +1547,325 @@ pub const KERNELS: &[KernelSpec] = &[
             gmm/grouped_matmul/docs/aclnnGroupedMatmulV4.md",
         note: "single-tensor mode (x, weight [E,K,N], y each a one-element list; groupType 0 = M \
             axis, splitItem 3); groupListType: 0 = cumsum, 1 = count (documented)",
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.topk",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnTopk",
+            args: &[
+                X,
+                Arg::Int64(Int::Attr("k")),
+                Arg::Int64(Int::Attr("dim")),
+                Arg::Bool(Flag::Attr("largest")),
+                Arg::Bool(Flag::Attr("sorted")),
+                OUT,
+                Output(1, Plain),
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_topk.h; [ops-math] math/topk/docs/aclnnTopk.md",
+        note: "valuesOut = result 0, indicesOut = result 1 (INT64)",
+        rules: &[rule(
+            "topk.dtype",
+            Check::DTypes {
+                slot: 0,
+                allowed: &[DType::F32, DType::F16, DType::BF16, DType::I8, DType::I32, DType::I64],
+            },
+            "[ops-math] math/topk/docs/aclnnTopk.md (self: INT8、UINT8、INT16、INT32、INT64、\
+             FLOAT16、FLOAT32、DOUBLE、BFLOAT16、UINT16、UINT32、UINT64; 8.1.RC1's header lists no \
+             BFLOAT16)",
+        )],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.sort",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnSort",
+            args: &[
+                X,
+                Arg::Bool(Flag::Attr("stable")),
+                Arg::Int64(Int::Attr("dim")),
+                Arg::Bool(Flag::Attr("descending")),
+                OUT,
+                Output(1, Plain),
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_sort.h; [ops-math] math/sort/docs/aclnnSort.md",
+        note: "valuesOut = result 0, indicesOut = result 1 (INT64); torch's argsort is the \
+            indices (aclnnArgsort has no stable flag, so the stable argsort is a sort)",
+        rules: &[rule(
+            "sort.dtype",
+            Check::DTypes {
+                slot: 0,
+                allowed: &[DType::F32, DType::F16, DType::BF16, DType::I8, DType::I32, DType::I64],
+            },
+            "[ops-math] math/sort/docs/aclnnSort.md (self: BFLOAT16、FLOAT16、FLOAT32、INT8、\
+             INT16、INT32、INT64、UINT8、UINT16、UINT32、UINT64、BOOL)",
+        )],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.cumsum",
+        slots: &["x"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnCumsum",
+            args: &[X, Arg::Int64(Int::Attr("dim")), Arg::DataType(0), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_cumsum.h; [ops-math] math/cumsum/docs/aclnnCumsum.md",
+        note: "dtype = the result's aclDataType (torch's cumsum of an integer tensor is INT64)",
+        rules: &[rule(
+            "cumsum.dtype",
+            Check::DTypes {
+                slot: 0,
+                allowed: &[DType::F32, DType::F16, DType::BF16, DType::I8, DType::I32, DType::I64],
+            },
+            "[ops-math] math/cumsum/docs/aclnnCumsum.md (self: FLOAT、FLOAT16、INT32、DOUBLE、\
+             UINT8、INT8、INT16、INT64、COMPLEX64、COMPLEX128、BFLOAT16; rank <= 8)",
+        )],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.floor_div",
+        slots: &["lhs", "rhs"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFloorDivide",
+            args: &[LHS, RHS, OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_floor_divide.h; [ops-math] \
+            math/floor_div/docs/aclnnFloorDivide&aclnnInplaceFloorDivide.md",
+        note: "out = floor(self / other); a Python-scalar divisor is a 0-d constant tensor \
+            (aclnnFloorDivides would take it as an aclScalar)",
+        rules: &[rule(
+            "floor_div.dtype",
+            Check::DTypes {
+                slot: 0,
+                allowed: &[DType::F32, DType::F16, DType::I8, DType::I32, DType::I64],
+            },
+            "[ops-math] math/floor_div/docs/aclnnFloorDivide&aclnnInplaceFloorDivide.md (self: \
+             FLOAT、FLOAT16、DOUBLE、INT32、INT64、INT16、INT8、UINT8、BOOL)",
+        )],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.index_select",
+        slots: &["x", "index"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnIndexSelect",
+            args: &[X, Arg::Int64(Int::Attr("dim")), Input(1, Plain), OUT],
+        }]),
+        source: "[8.1.RC1] aclnn_index_select.h; [ops-nn] index/gather_v2/docs/aclnnIndexSelect.md",
+        rules: &[
+            rule(
+                "index_select.dtype",
+                Check::DTypes {
+                    slot: 0,
+                    allowed: &[DType::F32, DType::F16, DType::BF16, DType::I8, DType::I32, DType::I64],
+                },
+                INDEX_SELECT_DOC,
+            ),
+            rule(
+                "index_select.index_dtype",
+                Check::DTypes {
+                    slot: 1,
+                    allowed: &[DType::I64, DType::I32],
+                },
+                INDEX_SELECT_DOC,
+            ),
+            rule(
+                "index_select.index_rank",
+                Check::Rank {
+                    slot: 1,
+                    min: 0,
+                    max: 1,
+                },
+                INDEX_SELECT_DOC,
+            ),
+        ],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.scatter_add",
+        slots: &["x", "index", "src"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnScatterAdd",
+            args: &[
+                X,
+                Arg::Int64(Int::Attr("dim")),
+                Input(1, Plain),
+                Input(2, Plain),
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_scatter_add.h; [ops-nn] index/scatter_add/docs/aclnnScatterAdd.md",
+        note: "8.1.RC1's header lists self FLOAT16/FLOAT32/INT32/INT8/UINT8 only; the ops-nn \
+            page adds BFLOAT16 and INT64 (HiDream's token count per expert is INT64)",
+        rules: &[
+            rule(
+                "scatter_add.dtype",
+                Check::DTypes {
+                    slot: 0,
+                    allowed: &[DType::F32, DType::F16, DType::BF16, DType::I8, DType::I32, DType::I64],
+                },
+                SCATTER_ADD_DOC,
+            ),
+            rule(
+                "scatter_add.index_dtype",
+                Check::DTypes {
+                    slot: 1,
+                    allowed: &[DType::I64, DType::I32],
+                },
+                SCATTER_ADD_DOC,
+            ),
+            rule(
+                "scatter_add.src_dtype",
+                Check::SameDType { slot: 2, like: 0 },
+                SCATTER_ADD_DOC,
+            ),
+        ],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.index_add",
+        slots: &["x", "index", "source"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnIndexAdd",
+            args: &[
+                X,
+                Arg::Int64(Int::Attr("dim")),
+                Input(1, Plain),
+                Input(2, Plain),
+                Arg::Scalar(Num::Const(1.0)),
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_index_add.h; [ops-nn] \
+            index/inplace_scatter_add/docs/aclnnIndexAdd.md",
+        note: "alpha = 1 (the converter refuses another alpha)",
+        rules: &[
+            rule(
+                "index_add.dtype",
+                Check::DTypes {
+                    slot: 0,
+                    allowed: &[DType::F32, DType::F16, DType::BF16, DType::I8, DType::I32, DType::I64],
+                },
+                INDEX_ADD_DOC,
+            ),
+            rule(
+                "index_add.index_dtype",
+                Check::DTypes {
+                    slot: 1,
+                    allowed: &[DType::I64, DType::I32],
+                },
+                INDEX_ADD_DOC,
+            ),
+            rule(
+                "index_add.source_dtype",
+                Check::SameDType { slot: 2, like: 0 },
+                INDEX_ADD_DOC,
+            ),
+        ],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.moe_init_routing",
+        slots: &["x", "expert_idx"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnMoeInitRoutingV2",
+            args: &[
+                X,
+                Input(1, Plain),
+                Arg::Int64(Int::Const(0)), // activeNum: 0 = drop-less
+                Arg::Int64(Int::Const(0)), // expertCapacity (drop/pad mode only)
+                Arg::Int64(Int::Attr("num_experts")),
+                Arg::Int64(Int::Const(0)), // dropPadMode: 0 = drop-less
+                Arg::Int64(Int::Enum {
+                    attr: "expert_tokens",
+                    default: None,
+                    codes: &[("cumsum", 1), ("count", 2)],
+                }),
+                Arg::Bool(Flag::Const(false)), // expertTokensBeforeCapacityFlag
+                OUT,
+                Output(1, Plain),
+                Output(2, Plain),
+                Null(Kind::Tensor), // expertTokensBeforeCapacityOutOptional
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_moe_init_routing_v2.h; [ops-transformer] \
+            moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md",
+        note: "drop-less (activeNum 0, dropPadMode 0): expandedXOut = result 0, \
+            expandedRowIdxOut = result 1 (INT32, expandedRowIdx[sortedRowIdx[i]] = i), \
+            expertTokensCountOrCumsumOut = result 2 (flag 1 = cumsum, 2 = count, documented)",
+        rules: &[
+            rule(
+                "moe_init_routing_v2.x_dtype",
+                Check::DTypes {
+                    slot: 0,
+                    allowed: &[DType::F16, DType::BF16, DType::F32],
+                },
+                MOE_INIT_ROUTING_DOC,
+            ),
+            rule(
+                "moe_init_routing_v2.expert_idx_dtype",
+                Check::DTypes {
+                    slot: 1,
+                    allowed: &[DType::I32, DType::I64],
+                },
+                MOE_INIT_ROUTING_DOC,
+            ),
+            rule(
+                "moe_init_routing_v2.rank",
+                Check::Rank {
+                    slot: 0,
+                    min: 2,
+                    max: 2,
+                },
+                MOE_INIT_ROUTING_DOC,
+            ),
+        ],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.moe_finalize_routing",
+        slots: &["expanded_x", "expanded_row_idx", "scales"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnMoeFinalizeRoutingV2",
+            args: &[
+                X,
+                Input(1, Plain),
+                Null(Kind::Tensor), // x1Optional
+                Null(Kind::Tensor), // x2Optional
+                Null(Kind::Tensor), // biasOptional
+                Input(2, Plain),    // scalesOptional
+                Null(Kind::Tensor), // expertIdxOptional (needed with a bias only)
+                Arg::Int64(Int::Const(2)), // dropPadMode: drop-less, expandedRowIdx by rows
+                OUT,
+            ],
+        }]),
+        source: "[8.1.RC1] aclnn_moe_finalize_routing_v2.h; [ops-transformer] \
+            moe/moe_finalize_routing_v2/docs/aclnnMoeFinalizeRoutingV2.md",
+        note: "out(i,j) = Σ_k scales(i,k)·expandedX(expandedRowIdx(i·K+k), j) (no x1, x2, bias); \
+            dropPadMode 2 = drop-less with expandedRowIdx laid out by rows, the layout \
+            aclnnMoeInitRoutingV2 outputs (documented)",
+        rules: &[
+            rule(
+                "moe_finalize_routing_v2.dtype",
+                Check::DTypes {
+                    slot: 0,
+                    allowed: &[DType::F16, DType::BF16, DType::F32],
+                },
+                MOE_FINALIZE_ROUTING_DOC,
+            ),
+            rule(
+                "moe_finalize_routing_v2.row_idx_dtype",
+                Check::DTypes {
+                    slot: 1,
+                    allowed: &[DType::I32],
+                },
+                MOE_FINALIZE_ROUTING_DOC,
+            ),
+        ],
         ..BASE
     },
     KernelSpec {
@@ -2201,6 +2768,8 @@ mod tests {
         "dit.sqrt",
         "dit.rsqrt",
         "dit.tanh",
+        "dit.sin",
+        "dit.cos",
         "dit.erf",
         "dit.sigmoid",
         "dit.silu",
@@ -2226,6 +2795,15 @@ mod tests {
         "dit.dynamic_quant",
         "dit.quant_matmul",
         "dit.grouped_matmul",
+        "dit.topk",
+        "dit.sort",
+        "dit.cumsum",
+        "dit.floor_div",
+        "dit.index_select",
+        "dit.scatter_add",
+        "dit.index_add",
+        "dit.moe_init_routing",
+        "dit.moe_finalize_routing",
         "dit.opaque",
         "dit.fast_gelu",
         "dit.muls_add",

@@ -349,6 +349,109 @@ fn attention_is_v2_on_a2_and_v5_on_950() {
     refused(&out, &lines, v5, "fia_v5.targets", ACLNN_ERR_PARAM_INVALID);
 }
 
+/// mask_kind = "additive": the mask is pseShiftOptional (attenMaskOptional null), 4-d, of q's
+/// dtype (aclnnFusedInferAttentionScoreV2.md / V5.md, pseShiftOptional).
+#[test]
+fn an_additive_mask_is_pse_shift_of_q_dtype_and_rank_4() {
+    let st = Standin::build();
+    let a = attrs(&[
+        ("scale", AttrValue::Float(0.35)),
+        ("mask_kind", s("additive")),
+        ("operandSegmentSizes", AttrValue::Ints(vec![1, 1, 1, 1])),
+    ]);
+    let inputs = |mask: Option<Tensor>| {
+        vec![
+            t(DType::F16, &[1, 2, 4, 8]),
+            t(DType::F16, &[1, 2, 6, 8]),
+            t(DType::F16, &[1, 2, 6, 8]),
+            mask,
+        ]
+    };
+    let r = vec![ty(DType::F16, &[1, 2, 4, 8])];
+    for (soc, symbol, v) in [
+        (A2, "aclnnFusedInferAttentionScoreV2", "v2"),
+        (A5, "aclnnFusedInferAttentionScoreV5", "v5"),
+    ] {
+        let (out, lines) = st.launch(
+            soc,
+            "dit.attention",
+            &a,
+            &inputs(t(DType::F16, &[1, 2, 4, 6])),
+            &r,
+        );
+        passes(&out, &lines, symbol);
+        let call = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("CALL {symbol}GetWorkspaceSize ")))
+            .expect("the call");
+        assert!(
+            call.contains(" pseShiftOptional=T{") && call.contains(" attenMaskOptional=null "),
+            "{call}"
+        );
+        let (out, lines) = st.launch(
+            soc,
+            "dit.attention",
+            &a,
+            &inputs(t(DType::BF16, &[1, 2, 4, 6])),
+            &r,
+        );
+        refused(
+            &out,
+            &lines,
+            symbol,
+            &format!("fia_{v}.pse_q_dtype"),
+            ACLNN_ERR_PARAM_INVALID,
+        );
+        let (out, lines) = st.launch(
+            soc,
+            "dit.attention",
+            &a,
+            &inputs(t(DType::F32, &[1, 2, 4, 6])),
+            &r,
+        );
+        refused(
+            &out,
+            &lines,
+            symbol,
+            &format!("fia_{v}.pse_dtype"),
+            ACLNN_ERR_PARAM_INVALID,
+        );
+        let (out, lines) = st.launch(
+            soc,
+            "dit.attention",
+            &a,
+            &inputs(t(DType::F16, &[4, 6])),
+            &r,
+        );
+        refused(
+            &out,
+            &lines,
+            symbol,
+            &format!("fia_{v}.pse_rank"),
+            ACLNN_ERR_PARAM_INVALID,
+        );
+    }
+    // The default kind passes the same tensor as attenMaskOptional.
+    let masked = attrs(&[
+        ("scale", AttrValue::Float(0.35)),
+        ("operandSegmentSizes", AttrValue::Ints(vec![1, 1, 1, 1])),
+    ]);
+    let (out, lines) = st.launch(
+        A2,
+        "dit.attention",
+        &masked,
+        &inputs(t(DType::I8, &[1, 1, 4, 6])),
+        &r,
+    );
+    passes(&out, &lines, "aclnnFusedInferAttentionScoreV2");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" pseShiftOptional=null ") && l.contains(" attenMaskOptional=T{")),
+        "{lines:#?}"
+    );
+}
+
 #[test]
 fn kv_rms_norm_rope_cache_runs_on_a2_and_950_with_tables_in_kv_dtype() {
     let st = Standin::build();

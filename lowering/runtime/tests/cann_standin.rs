@@ -175,6 +175,8 @@ fn cases() -> Vec<Case> {
         "dit.sqrt",
         "dit.rsqrt",
         "dit.tanh",
+        "dit.sin",
+        "dit.cos",
         "dit.erf",
         "dit.sigmoid",
         "dit.silu",
@@ -337,6 +339,28 @@ fn cases() -> Vec<Case> {
             .on(soc),
         );
     }
+    // An additive mask is pseShift: 4-d (1, N, Q_S, KV_S) of q's dtype.
+    for soc in [A2, A5] {
+        let a = attrs(&[
+            ("scale", AttrValue::Float(0.35)),
+            ("mask_kind", s("additive")),
+            ("operandSegmentSizes", AttrValue::Ints(vec![1, 1, 1, 1])),
+        ]);
+        v.push(
+            case(
+                "dit.attention",
+                a,
+                vec![
+                    t(F16, &[1, 2, 4, 8]),
+                    t(F16, &[1, 2, 6, 8]),
+                    t(F16, &[1, 2, 6, 8]),
+                    t(F16, &[1, 2, 4, 6]),
+                ],
+                vec![ty(F16, &[1, 2, 4, 8])],
+            )
+            .on(soc),
+        );
+    }
     v.push(case(
         "dit.dynamic_quant",
         none(),
@@ -394,6 +418,76 @@ fn cases() -> Vec<Case> {
             None,
         ],
         vec![ty(F16, &[6, 4])],
+    ));
+    // MoE routing and indexing; index operands hold valid indices (the byte pattern of `t`
+    // would be out of range).
+    let idx = |values: &[i64]| Some(Tensor::from_i64(I64, &[values.len()], values).expect("fits"));
+    let int = AttrValue::Int;
+    let flag = AttrValue::Bool;
+    v.push(case(
+        "dit.topk",
+        attrs(&[
+            ("k", int(2)),
+            ("dim", int(-1)),
+            ("largest", flag(true)),
+            ("sorted", flag(true)),
+        ]),
+        vec![t(BF16, &[4, 4])],
+        vec![ty(BF16, &[4, 2]), ty(I64, &[4, 2])],
+    ));
+    v.push(case(
+        "dit.sort",
+        attrs(&[
+            ("dim", int(0)),
+            ("descending", flag(false)),
+            ("stable", flag(true)),
+        ]),
+        vec![idx(&[3, 1, 2, 1])],
+        vec![ty(I64, &[4]), ty(I64, &[4])],
+    ));
+    v.push(case(
+        "dit.cumsum",
+        attrs(&[("dim", int(0))]),
+        vec![idx(&[3, 1, 2, 1])],
+        vec![ty(I64, &[4])],
+    ));
+    v.push(case(
+        "dit.floor_div",
+        none(),
+        vec![idx(&[7, -7, 6, 1]), idx(&[2])],
+        vec![ty(I64, &[4])],
+    ));
+    v.push(case(
+        "dit.index_select",
+        attrs(&[("dim", int(0))]),
+        vec![t(F16, &[3, 8]), idx(&[2, 0, 0, 1])],
+        vec![ty(F16, &[4, 8])],
+    ));
+    v.push(case(
+        "dit.scatter_add",
+        attrs(&[("dim", int(0))]),
+        vec![idx(&[0, 0, 0]), idx(&[2, 0, 2, 1]), idx(&[1, 1, 1, 1])],
+        vec![ty(I64, &[3])],
+    ));
+    let experts = Some(Tensor::from_i64(I64, &[3, 2], &[1, 2, 0, 2, 2, 0]).expect("fits"));
+    v.push(case(
+        "dit.moe_init_routing",
+        attrs(&[("num_experts", int(3)), ("expert_tokens", s("cumsum"))]),
+        vec![t(BF16, &[3, 8]), experts],
+        vec![ty(BF16, &[6, 8]), ty(I32, &[6]), ty(I64, &[3])],
+    ));
+    let rows = Some(Tensor::from_i64(I32, &[6], &[2, 3, 0, 4, 5, 1]).expect("fits"));
+    v.push(case(
+        "dit.moe_finalize_routing",
+        none(),
+        vec![t(BF16, &[6, 8]), rows, t(BF16, &[3, 2])],
+        vec![ty(BF16, &[3, 8])],
+    ));
+    v.push(case(
+        "dit.index_add",
+        attrs(&[("dim", int(0))]),
+        vec![t(F16, &[3, 8]), idx(&[2, 0, 2, 1]), t(F16, &[4, 8])],
+        vec![ty(F16, &[3, 8])],
     ));
     let a = attrs(&[("scale", AttrValue::Float(0.5))]);
     v.push(case(

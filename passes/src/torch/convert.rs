@@ -45,6 +45,11 @@ pub const SUPPORTED: &[&str] = &[
     "aten.bmm",
     "aten.matmul",
     "aten.baddbmm",
+    "aten.outer",
+    "aten.conv1d",
+    "aten.conv2d",
+    "aten.conv3d",
+    "aten.convolution",
     "aten._grouped_mm",
     "aten.gelu",
     "aten.silu",
@@ -56,6 +61,8 @@ pub const SUPPORTED: &[&str] = &[
     "aten.exp",
     "aten.neg",
     "aten.erf",
+    "aten.sin",
+    "aten.cos",
     "aten.square",
     "aten.reciprocal",
     "aten.add.Tensor",
@@ -83,6 +90,17 @@ pub const SUPPORTED: &[&str] = &[
     "aten.native_layer_norm",
     "aten.rms_norm",
     "aten.scaled_dot_product_attention",
+    "aten.topk",
+    "aten.sort",
+    "aten.sort.stable",
+    "aten.argsort",
+    "aten.argsort.stable",
+    "aten.cumsum",
+    "aten.floor_divide",
+    "aten.floor_divide.Scalar",
+    "aten.index_select",
+    "aten.scatter_add",
+    "aten.index_add",
     "aten.cat",
     "aten.stack",
     "aten.split.Tensor",
@@ -113,6 +131,7 @@ pub const SUPPORTED: &[&str] = &[
     "aten.swapaxes",
     "aten.t",
     "aten.movedim.int",
+    "aten.einsum",
     "aten.expand",
     "aten.expand_as",
     "aten.broadcast_to",
@@ -145,6 +164,9 @@ pub const SUPPORTED: &[&str] = &[
     "aten.empty_like",
     "aten.scalar_tensor",
     "prim.NumToTensor.Scalar",
+    "aten.arange",
+    "aten.arange.start",
+    "aten.arange.start_step",
 ];
 
 type R<T> = Result<T, String>;
@@ -197,6 +219,25 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             one(e.dit1("dit.add", &[&[product], &[bias]], out, &[])?)
         }
 
+        "aten.outer" => {
+            // outer(a [N], b [M]) = a[:, None] · b[None, :].
+            let out = node.out(0)?;
+            let elem = element(out)?;
+            let a = node.tensor_as_out(e, 0)?;
+            let b = node.tensor_as_out(e, 1)?;
+            let (Some(ai), Some(bi)) = (a.tensor(), b.tensor()) else {
+                return Err("an operand is not a ranked tensor".into());
+            };
+            if ai.rank() != 1 || bi.rank() != 1 {
+                return Err("outer takes two vectors".into());
+            }
+            let col = e.reshape(a, mlir::tensor_of(&[ai.shape[0], Some(1)], elem))?;
+            let row = e.reshape(b, mlir::tensor_of(&[Some(1), bi.shape[0]], elem))?;
+            one(e.dit1("dit.mul", &[&[col], &[row]], out, &[])?)
+        }
+        "aten.conv1d" | "aten.conv2d" | "aten.conv3d" | "aten.convolution" => {
+            one(patch_convolution(node, e)?)
+        }
         "aten._grouped_mm" => {
             // _grouped_mm(x [M, K], w [G, K, N], offs [G], bias?, out_dtype?): the rows of group g
             // end at offs[g] (cumulative, int32) -- dit.grouped_matmul with a "cumsum" group
@@ -235,7 +276,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             one(e.dit1("dit.gelu", &[&[x]], node.out(0)?, &[("approximate", attr)])?)
         }
         "aten.silu" | "aten.sigmoid" | "aten.tanh" | "aten.relu" | "aten.rsqrt" | "aten.sqrt"
-        | "aten.exp" | "aten.neg" | "aten.erf" => {
+        | "aten.exp" | "aten.neg" | "aten.erf" | "aten.sin" | "aten.cos" => {
             let x = node.tensor_as_out(e, 0)?;
             let dit = format!("dit.{}", &n["aten.".len()..]);
             one(e.dit1(&dit, &[&[x]], node.out(0)?, &[])?)
@@ -417,9 +458,15 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
         // ---- attention ----------------------------------------------------------------------
         "aten.scaled_dot_product_attention" => {
             let (q, k, v) = (node.tensor(0)?, node.tensor(1)?, node.tensor(2)?);
-            let mask: Vec<Val> = match node.optional_tensor(3)? {
-                None => Vec::new(),
-                Some(m) => vec![keep_mask_to_masked_out(e, m)?],
+            // A boolean mask says which keys to attend; a float one is added to the scores
+            // (dit.attention's mask_kind = "additive").
+            use dit_dialect::tensor::Elem;
+            let (mask, additive): (Vec<Val>, bool) = match node.optional_tensor(3)? {
+                None => (Vec::new(), false),
+                Some(m) if m.tensor().is_some_and(|t| t.elem == Elem::I1) => {
+                    (vec![keep_mask_to_masked_out(e, m)?], false)
+                }
+                Some(m) => (vec![additive_mask(e, m, q, k)?], true),
             };
             if let Ok(p) = node.arg(4) {
                 if scalars::float(p) != Some(0.0) {
@@ -444,13 +491,127 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                     1.0 / (e_dim as f64).sqrt()
                 }
             };
-            let attrs = [
+            let mut attrs = vec![
                 ("scale", Attr::f32(e.context(), scale as f32)),
                 ("layout", Attr::string(e.context(), "BNSD")),
             ];
+            if additive {
+                attrs.push(("mask_kind", Attr::string(e.context(), "additive")));
+            }
             one(e.dit1(
                 "dit.attention",
                 &[&[q], &[k], &[v], &mask],
+                node.out(0)?,
+                &attrs,
+            )?)
+        }
+
+        // ---- MoE routing and indexing (torch semantics, one dit op each) ---------------------
+        "aten.topk" => {
+            // topk(self, k, dim=-1, largest=True, sorted=True) -> (values, indices).
+            let x = node.tensor(0)?;
+            let dim = normalize_dim(node.optional_int(2, "dim")?.unwrap_or(-1), rank(x)?)?;
+            let c = e.context();
+            let attrs = [
+                ("k", Attr::i64(c, node.int(1, "k")?)),
+                ("dim", Attr::i64(c, dim as i64)),
+                (
+                    "largest",
+                    Attr::bool(c, node.optional_bool(3, "largest")?.unwrap_or(true)),
+                ),
+                (
+                    "sorted",
+                    Attr::bool(c, node.optional_bool(4, "sorted")?.unwrap_or(true)),
+                ),
+            ];
+            let op = e.dit("dit.topk", &[&[x]], &[node.out(0)?, node.out(1)?], &attrs)?;
+            Ok(vec![Some(op.result(0)), Some(op.result(1))])
+        }
+        "aten.sort" | "aten.sort.stable" | "aten.argsort" | "aten.argsort.stable" => {
+            // sort(self, dim=-1, descending=False); sort.stable(self, *, stable, dim=-1,
+            // descending=False); argsort likewise, returning only the indices.
+            let x = node.tensor(0)?;
+            let (stable, first) = if n.ends_with(".stable") {
+                (node.optional_bool(1, "stable")?.unwrap_or(false), 2)
+            } else {
+                (false, 1)
+            };
+            let dim = normalize_dim(node.optional_int(first, "dim")?.unwrap_or(-1), rank(x)?)?;
+            let descending = node
+                .optional_bool(first + 1, "descending")?
+                .unwrap_or(false);
+            let c = e.context();
+            let attrs = [
+                ("dim", Attr::i64(c, dim as i64)),
+                ("descending", Attr::bool(c, descending)),
+                ("stable", Attr::bool(c, stable)),
+            ];
+            if n.starts_with("aten.argsort") {
+                let op = e.dit(
+                    "dit.sort",
+                    &[&[x]],
+                    &[mlir::type_of(x), node.out(0)?],
+                    &attrs,
+                )?;
+                return one(op.result(1));
+            }
+            let op = e.dit("dit.sort", &[&[x]], &[node.out(0)?, node.out(1)?], &attrs)?;
+            Ok(vec![Some(op.result(0)), Some(op.result(1))])
+        }
+        "aten.cumsum" => {
+            // cumsum(self, dim, dtype=None): the result type states the accumulation type
+            // (i64 for integer input when dtype is None).
+            let x = node.tensor(0)?;
+            let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
+            let attrs = [("dim", Attr::i64(e.context(), dim as i64))];
+            one(e.dit1("dit.cumsum", &[&[x]], node.out(0)?, &attrs)?)
+        }
+        "aten.floor_divide" | "aten.floor_divide.Scalar" => {
+            // Python's `//` in the result type; a scalar divisor becomes a 0-d constant.
+            let out = node.out(0)?;
+            let x = node.tensor_as_out(e, 0)?;
+            let d = if n == "aten.floor_divide" {
+                node.tensor_as_out(e, 1)?
+            } else {
+                e.scalar(element(out)?, node.number(1)?)?
+            };
+            one(e.dit1("dit.floor_div", &[&[x], &[d]], out, &[])?)
+        }
+        "aten.index_select" => {
+            // index_select(self, dim, index).
+            let x = node.tensor(0)?;
+            let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
+            let attrs = [("dim", Attr::i64(e.context(), dim as i64))];
+            one(e.dit1(
+                "dit.index_select",
+                &[&[x], &[node.tensor(2)?]],
+                node.out(0)?,
+                &attrs,
+            )?)
+        }
+        "aten.scatter_add" => {
+            // scatter_add(self, dim, index, src).
+            let x = node.tensor_as_out(e, 0)?;
+            let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
+            let src = node.tensor_as_out(e, 3)?;
+            let attrs = [("dim", Attr::i64(e.context(), dim as i64))];
+            one(e.dit1(
+                "dit.scatter_add",
+                &[&[x], &[node.tensor(2)?], &[src]],
+                node.out(0)?,
+                &attrs,
+            )?)
+        }
+        "aten.index_add" => {
+            // index_add(self, dim, index, source, *, alpha=1): dit.index_add adds with alpha 1.
+            node.require_one(4, "alpha")?;
+            let x = node.tensor_as_out(e, 0)?;
+            let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
+            let source = node.tensor_as_out(e, 3)?;
+            let attrs = [("dim", Attr::i64(e.context(), dim as i64))];
+            one(e.dit1(
+                "dit.index_add",
+                &[&[x], &[node.tensor(2)?], &[source]],
                 node.out(0)?,
                 &attrs,
             )?)
@@ -694,6 +855,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let attr = node.op.i64_array_attr(&perm);
             one(e.dit1("dit.transpose", &[&[x]], node.out(0)?, &[("perm", attr)])?)
         }
+        "aten.einsum" => one(permuting_einsum(node, e)?),
         "aten.expand" | "aten.expand_as" | "aten.broadcast_to" => {
             let x = node.tensor(0)?;
             let out = node.out(0)?;
@@ -793,6 +955,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let shape = mlir::tensor_info(out).ok_or("not a ranked tensor")?.shape;
             one(e.splat(&shape, element(out)?, value)?)
         }
+        "aten.arange" | "aten.arange.start" | "aten.arange.start_step" => one(arange(node, e)?),
         _ => Err("no dit op models it".into()),
     }
 }
@@ -849,6 +1012,17 @@ impl Node {
         }
     }
 
+    /// An optional bool operand (`None` or missing: absent).
+    fn optional_bool(&self, i: usize, what: &str) -> R<Option<bool>> {
+        match self.arg(i) {
+            Err(_) => Ok(None),
+            Ok(v) if scalars::is_none(v) => Ok(None),
+            Ok(v) => scalars::bool(v)
+                .map(Some)
+                .ok_or_else(|| format!("{what} is not a constant bool")),
+        }
+    }
+
     fn float(&self, i: usize, what: &str) -> R<f64> {
         scalars::float(self.arg(i)?).ok_or_else(|| format!("{what} is not a constant number"))
     }
@@ -884,6 +1058,198 @@ impl Node {
             Ok(_) => Err(format!("{what} is not 1")),
         }
     }
+}
+
+/// aten.arange with constant bounds: a dense constant of the result type (the values
+/// `start + i·step`, as torch computes them, rounded once to the element type).
+fn arange(node: &Node, e: &mut Emitter) -> R<Val> {
+    let (start, end, step) = match node.name.as_str() {
+        "aten.arange" => (Num::Int(0), node.number(0)?, Num::Int(1)),
+        "aten.arange.start" => (node.number(0)?, node.number(1)?, Num::Int(1)),
+        _ => (node.number(0)?, node.number(1)?, node.number(2)?),
+    };
+    let out = node.out(0)?;
+    let elem = element(out)?;
+    let shape = mlir::tensor_info(out).ok_or("not a ranked tensor")?.shape;
+    let len = match shape.as_slice() {
+        [Some(n)] => *n,
+        _ => return Err("the result is not a vector of static length".into()),
+    };
+    let (s, t, st) = (start.as_f64(), end.as_f64(), step.as_f64());
+    if st == 0.0 || !(s.is_finite() && t.is_finite() && st.is_finite()) {
+        return Err("step is 0 or a bound is not finite".into());
+    }
+    // torch's length: ceil((end - start) / step); the result type must agree.
+    let expected = ((t - s) / st).ceil().max(0.0);
+    if expected != len as f64 {
+        return Err(format!(
+            "arange({s}, {t}, {st}) has {expected} elements, the result type {len}"
+        ));
+    }
+    let values: Vec<Num> = match (start, step) {
+        // Integer bounds: exact integers (an i64 arange, or exact floats).
+        (Num::Int(a), Num::Int(b)) => (0..len)
+            .map(|i| {
+                i.checked_mul(b)
+                    .and_then(|v| v.checked_add(a))
+                    .map(Num::Int)
+                    .ok_or_else(|| "arange overflows i64".to_string())
+            })
+            .collect::<R<_>>()?,
+        _ => (0..len).map(|i| Num::Float(s + i as f64 * st)).collect(),
+    };
+    let table = e.dense(&shape, elem, &values)?;
+    // Tables computed from it fold at compile time (see torch/fold.rs).
+    if let Some(def) = table.defining_op() {
+        super::fold::mark_source(def);
+    }
+    Ok(table)
+}
+
+/// A convolution whose stride equals its kernel, without padding, dilation or groups (a
+/// patch embedding: every input element is read by exactly one output position) is one linear
+/// layer on the patches: x [B, C, S1..Sk] is cut into patches
+/// ([B, C, P1, K1, ..., Pk, Kk] -> [B, P1..Pk, C, K1..Kk] -> [B, P, C·K]), multiplied by the
+/// weight viewed [O, C·K] (a view of the contiguous [O, C, K1..Kk] weight: no data moves),
+/// and put back in the channels-first layout torch returns ([B, P, O] -> [B, O, P1..Pk]).
+fn patch_convolution(node: &Node, e: &mut Emitter) -> R<Val> {
+    let convolution = node.name == "aten.convolution";
+    let out = node.out(0)?;
+    let elem = element(out)?;
+    let x = node.tensor_as_out(e, 0)?;
+    let w = node.tensor_as_out(e, 1)?;
+    let bias = match node.optional_tensor(2)? {
+        Some(b) => vec![e.cast(b, elem)?],
+        None => Vec::new(),
+    };
+    let (xi, wi) = (
+        x.tensor().ok_or("x is not a ranked tensor")?,
+        w.tensor().ok_or("the weight is not a ranked tensor")?,
+    );
+    let static_dims = |shape: &[Option<i64>], what: &str| -> R<Vec<i64>> {
+        shape
+            .iter()
+            .map(|d| d.ok_or_else(|| format!("{what} has a dynamic dim")))
+            .collect()
+    };
+    let xs = static_dims(&xi.shape, "x")?;
+    let ws = static_dims(&wi.shape, "the weight")?;
+    if xs.len() < 3 || ws.len() != xs.len() {
+        return Err("x and the weight are not [B, C, spatial...] and [O, C, kernel...]".into());
+    }
+    let k = xs.len() - 2;
+    let (groups_arg, transposed) = if convolution { (8, Some(6)) } else { (6, None) };
+    if let Some(t) = transposed {
+        if scalars::bool(node.arg(t)?) != Some(false) {
+            return Err("a transposed convolution is not a patch embedding".into());
+        }
+    }
+    let per_dim = |i: usize, what: &str| -> R<Vec<i64>> {
+        let v = node.int_list(i, what)?;
+        match v.len() {
+            1 => Ok(vec![v[0]; k]),
+            n if n == k => Ok(v),
+            _ => Err(format!(
+                "{what} has {} entries for {k} spatial dims",
+                v.len()
+            )),
+        }
+    };
+    let stride = per_dim(3, "stride")?;
+    let padding = per_dim(4, "padding")?;
+    let dilation = per_dim(5, "dilation")?;
+    let groups = node.int(groups_arg, "groups")?;
+    let kernel = &ws[2..];
+    let spatial = &xs[2..];
+    let (b, c, o) = (xs[0], xs[1], ws[0]);
+    if groups != 1 || ws[1] != c {
+        return Err("a grouped convolution is not a patch embedding".into());
+    }
+    if stride != kernel || padding.iter().any(|p| *p != 0) || dilation.iter().any(|d| *d != 1) {
+        return Err(
+            "only stride == kernel, no padding, no dilation (a patch embedding) becomes a linear"
+                .into(),
+        );
+    }
+    if spatial.iter().zip(kernel).any(|(s, k)| s % k != 0) {
+        return Err("a spatial size is not a multiple of the kernel".into());
+    }
+    let patches: Vec<i64> = spatial.iter().zip(kernel).map(|(s, k)| s / k).collect();
+    let p: i64 = patches.iter().product();
+    let ck: i64 = c * kernel.iter().product::<i64>();
+    let dims = |v: &[i64]| v.iter().map(|d| Some(*d)).collect::<Vec<_>>();
+    // [B, C, P1, K1, ..., Pk, Kk]
+    let mut split = vec![b, c];
+    for (pi, ki) in patches.iter().zip(kernel) {
+        split.extend([*pi, *ki]);
+    }
+    let x = e.reshape(x, mlir::tensor_of(&dims(&split), elem))?;
+    // -> [B, P1..Pk, C, K1..Kk]
+    let mut perm: Vec<i64> = vec![0];
+    perm.extend((0..k).map(|i| 2 + 2 * i as i64));
+    perm.push(1);
+    perm.extend((0..k).map(|i| 3 + 2 * i as i64));
+    let moved: Vec<i64> = perm.iter().map(|d| split[*d as usize]).collect();
+    let attr = node.op.i64_array_attr(&perm);
+    let x = e.dit1(
+        "dit.transpose",
+        &[&[x]],
+        mlir::tensor_of(&dims(&moved), elem),
+        &[("perm", attr)],
+    )?;
+    let x = e.reshape(x, mlir::tensor_of(&dims(&[b, p, ck]), elem))?;
+    let w = e.reshape(w, mlir::tensor_of(&dims(&[o, ck]), elem))?;
+    let y = e.dit1(
+        "dit.linear",
+        &[&[x], &[w], &bias],
+        mlir::tensor_of(&dims(&[b, p, o]), elem),
+        &[],
+    )?;
+    let attr = node.op.i64_array_attr(&[0, 2, 1]);
+    let y = e.dit1(
+        "dit.transpose",
+        &[&[y]],
+        mlir::tensor_of(&dims(&[b, o, p]), elem),
+        &[("perm", attr)],
+    )?;
+    e.reshape(y, out)
+}
+
+/// aten.einsum of one operand whose output subscripts permute its input subscripts
+/// (`nhwpqc->nchpwq`, SD3's unpatchify) is a transpose.
+fn permuting_einsum(node: &Node, e: &mut Emitter) -> R<Val> {
+    let equation = scalars::str(node.arg(0)?).ok_or("the equation is not a constant string")?;
+    let operands = scalars::list_elements(node.arg(1)?)
+        .ok_or("the operand list is not a torch.prim.ListConstruct")?;
+    let [x] = operands.as_slice() else {
+        return Err("only a one-operand einsum (a permutation) is modelled".into());
+    };
+    let x = e.cast(*x, element(node.out(0)?)?)?;
+    let eq: String = equation.chars().filter(|c| !c.is_whitespace()).collect();
+    let (input, output) = eq
+        .split_once("->")
+        .ok_or("the equation has no explicit output ('->')")?;
+    let letters = |s: &str| s.chars().all(|c| c.is_ascii_alphabetic());
+    let mut sorted_in: Vec<char> = input.chars().collect();
+    let mut sorted_out: Vec<char> = output.chars().collect();
+    sorted_in.sort_unstable();
+    sorted_out.sort_unstable();
+    let unique = sorted_in.windows(2).all(|w| w[0] != w[1]);
+    if !letters(input) || !unique || sorted_in != sorted_out || input.len() != rank(x)? {
+        return Err(format!(
+            "'{equation}' is not a permutation of the operand's dims"
+        ));
+    }
+    // Every output letter is one of the input's (same sorted letters).
+    let perm: Vec<i64> = output
+        .chars()
+        .filter_map(|c| input.find(c).map(|i| i as i64))
+        .collect();
+    if perm.iter().enumerate().all(|(i, p)| *p == i as i64) {
+        return e.reshape(x, node.out(0)?);
+    }
+    let attr = node.op.i64_array_attr(&perm);
+    e.dit1("dit.transpose", &[&[x]], node.out(0)?, &[("perm", attr)])
 }
 
 /// The dit op of an elementwise aten binary.
@@ -955,9 +1321,47 @@ fn swapped_last_two(v: Val) -> Option<Val> {
     swaps.then(|| def.operand(0))
 }
 
+/// torch's float attention mask (added to the scaled scores) as dit.attention's additive
+/// mask: in q's element type, broadcast to `[B|1, N, Sq, Skv]`, the 4-d shape
+/// aclnnFusedInferAttentionScore's pseShift takes (batch dim 1 only when torch's mask has it
+/// as 1 in a 4-d mask).
+fn additive_mask(e: &mut Emitter, m: Val, q: Val, k: Val) -> R<Val> {
+    use dit_dialect::tensor::Elem;
+    let info = m.tensor().ok_or("attn_mask is not a ranked tensor")?;
+    if !matches!(info.elem, Elem::F32 | Elem::F16 | Elem::BF16) {
+        return Err(format!(
+            "attn_mask is {}: neither boolean nor float",
+            info.elem
+        ));
+    }
+    let (qi, ki) = (
+        q.tensor().ok_or("q is not a ranked tensor")?,
+        k.tensor().ok_or("k is not a ranked tensor")?,
+    );
+    if qi.rank() != 4 || ki.rank() != 4 || info.rank() > 4 || info.rank() < 2 {
+        return Err("an additive mask needs 4-d q and k and a 2-d to 4-d mask".into());
+    }
+    let batch = if info.rank() == 4 && info.shape[0] == Some(1) {
+        Some(1)
+    } else {
+        qi.shape[0]
+    };
+    let shape = [batch, qi.shape[1], qi.shape[2], ki.shape[2]];
+    if shape.iter().any(Option::is_none) {
+        return Err("an additive mask is broadcast to a static [B, N, Sq, Skv]".into());
+    }
+    let elem = mlir::element_type(mlir::type_of(q)).ok_or("q has no element type")?;
+    let cast = e.cast(m, elem)?;
+    let target = mlir::tensor_of(&shape, elem);
+    if mlir::same_type(mlir::type_of(cast), target) {
+        return Ok(cast);
+    }
+    e.dit1("dit.broadcast", &[&[cast]], target, &[])
+}
+
 /// torch's boolean attention mask (true = may attend) as dit's (non-zero = masked out, as
-/// aclnnFusedInferAttentionScore reads it): `1 - m` in i8. A float mask is added to the
-/// scores, which dit.attention cannot express.
+/// aclnnFusedInferAttentionScore reads it): `1 - m` in i8. A float mask is additive (see
+/// [`additive_mask`]).
 fn keep_mask_to_masked_out(e: &mut Emitter, m: Val) -> R<Val> {
     let info = m.tensor().ok_or("attn_mask is not a ranked tensor")?;
     if info.elem != dit_dialect::tensor::Elem::I1 {

@@ -109,6 +109,35 @@ impl Emitter {
         Ok(self.constant(attr))
     }
 
+    /// A constant tensor of `shape` (static) and `element` type holding `values` in row-major
+    /// order (an aten.arange with constant bounds).
+    pub fn dense(
+        &mut self,
+        shape: &[Dim],
+        element: MlirType,
+        values: &[Num],
+    ) -> Result<Val, String> {
+        let count = shape
+            .iter()
+            .try_fold(1i64, |n, d| d.and_then(|d| n.checked_mul(d)))
+            .ok_or("a constant needs a static shape")?;
+        if count != values.len() as i64 {
+            return Err(format!(
+                "{} values for a constant of {count} elements",
+                values.len()
+            ));
+        }
+        let ty = mlir::tensor_of(shape, element);
+        let literals = values
+            .iter()
+            .map(|v| element_literal(element, *v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let text = format!("dense<[{}]> : {}", literals.join(", "), mlir::type_text(ty));
+        let attr = mlir::parse_attr(self.context, &text)
+            .ok_or_else(|| format!("cannot build the constant of {}", mlir::type_text(ty)))?;
+        Ok(self.constant(attr))
+    }
+
     /// A 0-d constant (a scalar operand, as DIALECT.md spells scalars).
     pub fn scalar(&mut self, element: MlirType, value: Num) -> Result<Val, String> {
         self.splat(&[], element, value)
@@ -189,7 +218,7 @@ impl Emitter {
 }
 
 /// The text of one element of a dense attribute of `element` type.
-fn element_literal(element: MlirType, value: Num) -> Result<String, String> {
+pub(crate) fn element_literal(element: MlirType, value: Num) -> Result<String, String> {
     let name = mlir::type_text(element);
     let f = value.as_f64();
     match name.as_str() {

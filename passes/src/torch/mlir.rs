@@ -93,6 +93,12 @@ pub fn ranked_tensor(like: MlirType, dims: &[Option<i64>], element: &str) -> Opt
     Some(tensor_of(dims, element))
 }
 
+/// The context a type lives in.
+pub fn type_context(ty: MlirType) -> MlirContext {
+    // SAFETY: the type is alive; its context outlives it.
+    unsafe { mlirTypeGetContext(ty) }
+}
+
 /// A ranked tensor type of `dims` (`None` = dynamic) and `element`.
 pub fn tensor_of(dims: &[Option<i64>], element: MlirType) -> MlirType {
     let raw: Vec<i64> = dims

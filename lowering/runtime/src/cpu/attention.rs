@@ -6,11 +6,15 @@
 //! op without it is refused. k and v may have fewer heads than q (grouped-query attention): q
 //! head h reads kv head h / (Nq / Nk). v's head dimension may differ from q's and k's.
 //!
-//! The mask follows aclnnFusedInferAttentionScore: a non-zero element means "do not attend"
-//! (whatever the element type, i1 included). Its last two dimensions are [query, key] (each may
-//! be 1); a 3-d mask is `[B, Sq, Skv]`, a 4-d one `[B, N, Sq, Skv]`, and every leading
-//! dimension is either full or 1. A query row whose keys are all masked yields zeros (the
-//! kernels do not produce NaN there).
+//! The mask's kind is the `mask_kind` attribute. "masked_out" (the default) follows
+//! aclnnFusedInferAttentionScore's attenMask: a non-zero element means "do not attend"
+//! (whatever the element type, i1 included). "additive" follows its pseShift with pseType 0
+//! ("先mul再add", aclnnFusedInferAttentionScoreV5.md): the mask, of q's float type, is added
+//! to the scaled scores, softmax(q·kᵀ·scale + mask)·v, which is torch's float `attn_mask` of
+//! scaled_dot_product_attention; a -inf element masks its key out. Either way the mask's last
+//! two dimensions are [query, key] (each may be 1); a 3-d mask is `[B, Sq, Skv]`, a 4-d one
+//! `[B, N, Sq, Skv]`, and every leading dimension is either full or 1. A query row whose keys
+//! are all masked yields zeros (the kernels do not produce NaN there).
 
 use super::{tensor_from, Ctx, Res};
 use crate::{Tensor, TensorType};
@@ -78,6 +82,8 @@ pub(crate) fn attention(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
     let (q, k, v) = (ctx.input(0, "q")?, ctx.input(1, "k")?, ctx.input(2, "v")?);
     let mask = ctx.optional(3);
     let out = ctx.result()?;
+    let additive =
+        ctx.attr_enum("mask_kind", &["masked_out", "additive"], Some("masked_out"))? == "additive";
     let scale = ctx.attr_f64("scale")?;
     if !(scale.is_finite() && scale > 0.0) {
         return Err(ctx.err(format!("scale must be positive, got {scale}")));
@@ -170,17 +176,34 @@ pub(crate) fn attention(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
                     m.shape, full[0], full[1], full[2], full[3]
                 )));
             }
+            if additive && m.dtype != q.dtype {
+                return Err(ctx.err(format!(
+                    "an additive mask must have q's element type {}, got {}",
+                    q.dtype.mlir_name(),
+                    m.dtype.mlir_name()
+                )));
+            }
             Some((m, dims))
         }
     };
-    let masked = |b: usize, n: usize, i: usize, j: usize| -> bool {
-        let Some((m, d)) = &mask_dims else {
-            return false;
-        };
+    // The mask element for (b, n, i, j), broadcast over its size-1 dims.
+    let mask_at = |b: usize, n: usize, i: usize, j: usize| -> Option<f64> {
+        let (m, d) = mask_dims.as_ref()?;
         let pick = |x: usize, size: usize| if size == 1 { 0 } else { x };
         let idx =
             ((pick(b, d[0]) * d[1] + pick(n, d[1])) * d[2] + pick(i, d[2])) * d[3] + pick(j, d[3]);
-        m.get(idx) != 0.0
+        Some(m.get(idx))
+    };
+    let masked = |b: usize, n: usize, i: usize, j: usize| -> bool {
+        !additive && mask_at(b, n, i, j).is_some_and(|v| v != 0.0)
+    };
+    // What an additive mask adds to a scaled score (0 without one).
+    let bias = |b: usize, n: usize, i: usize, j: usize| -> f64 {
+        if additive {
+            mask_at(b, n, i, j).unwrap_or(0.0)
+        } else {
+            0.0
+        }
     };
 
     let (qv, kv, vv) = (q.to_f64(), k.to_f64(), v.to_f64());
@@ -202,7 +225,7 @@ pub(crate) fn attention(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
                                     * kv[at(&layout, &kh, b, kvn, j, d)]
                             })
                             .sum();
-                        dot * scale
+                        dot * scale + bias(b, n, i, j)
                     };
                     max = max.max(*s);
                 }
@@ -318,6 +341,61 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r[0].to_f64(), vec![0.0; 4]);
+    }
+
+    #[test]
+    fn additive_mask_is_added_to_the_scaled_scores() {
+        // One query, two keys with q·k = 2 and 0, scale 0.5: scores 1 and 0. The additive mask
+        // [ln 3, 0] makes them 1 + ln 3 and 0, so the weights are 3e/(3e+1) and 1/(3e+1).
+        let q = t(DType::F32, &[1, 1, 1, 2], &[1.0, 1.0]);
+        let k = t(DType::F32, &[1, 1, 2, 2], &[1.0, 1.0, 0.0, 0.0]);
+        let v = t(DType::F32, &[1, 1, 2, 1], &[10.0, 20.0]);
+        let additive = |scale: f64| {
+            attrs(&[
+                ("scale", AttrValue::Float(scale)),
+                ("mask_kind", s("additive")),
+            ])
+        };
+        let m = t(DType::F32, &[1, 1, 1, 2], &[3f64.ln(), 0.0]);
+        let r = execute(
+            "dit.attention",
+            &additive(0.5),
+            &[Some(&q), Some(&k), Some(&v), Some(&m)],
+            &[ty(DType::F32, &[1, 1, 1, 1])],
+        )
+        .unwrap();
+        let e = std::f64::consts::E;
+        let expected = (3.0 * e * 10.0 + 20.0) / (3.0 * e + 1.0);
+        // f32 rounding of the mask and the output: 1e-6.
+        close(&r[0].to_f64(), &[expected], 1e-6);
+        // The same non-zero mask read as "masked_out" drops the first key: v = 20.
+        let r = execute(
+            "dit.attention",
+            &a(0.5, "BNSD"),
+            &[Some(&q), Some(&k), Some(&v), Some(&m)],
+            &[ty(DType::F32, &[1, 1, 1, 1])],
+        )
+        .unwrap();
+        assert_eq!(r[0].to_f64(), vec![20.0]);
+        // -inf masks a key out; a [1, 1] mask broadcasts over batch, heads and queries.
+        let minf = t(DType::F32, &[1, 2], &[0.0, f64::NEG_INFINITY]);
+        let r = execute(
+            "dit.attention",
+            &additive(0.5),
+            &[Some(&q), Some(&k), Some(&v), Some(&minf)],
+            &[ty(DType::F32, &[1, 1, 1, 1])],
+        )
+        .unwrap();
+        assert_eq!(r[0].to_f64(), vec![10.0]);
+        // An additive mask must have q's element type.
+        let m16 = t(DType::BF16, &[1, 2], &[0.0, 0.0]);
+        let msg = run_err(
+            "dit.attention",
+            &additive(0.5),
+            &[Some(&q), Some(&k), Some(&v), Some(&m16)],
+            &[ty(DType::F32, &[1, 1, 1, 1])],
+        );
+        assert!(msg.contains("additive mask"), "{msg}");
     }
 
     #[test]

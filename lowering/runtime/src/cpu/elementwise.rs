@@ -42,6 +42,9 @@ pub(crate) fn unary(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
         "sqrt" => f64::sqrt,
         "rsqrt" => |x| 1.0 / x.sqrt(),
         "tanh" => f64::tanh,
+        // Radians, computed in f64 and rounded once to the result type (as every unary op).
+        "sin" => f64::sin,
+        "cos" => f64::cos,
         "erf" => super::erf,
         "sigmoid" => sigmoid,
         "silu" => silu,
@@ -271,6 +274,8 @@ mod tests {
             ("dit.neg", |v| -v),
             ("dit.exp", f64::exp),
             ("dit.tanh", f64::tanh),
+            ("dit.sin", f64::sin),
+            ("dit.cos", f64::cos),
             ("dit.sigmoid", |v| 1.0 / (1.0 + (-v).exp())),
             ("dit.silu", |v| v / (1.0 + (-v).exp())),
             ("dit.relu", |v| v.max(0.0)),

@@ -13,12 +13,15 @@ mod cache;
 mod elementwise;
 mod matmul;
 mod moe;
+mod moe_routing;
 mod norm;
 mod opaque;
 mod quant;
 mod reduce;
 mod rope;
 mod shape;
+
+pub use opaque::NAMES as OPAQUE_NAMES;
 
 use crate::{contract, AttrValue, Attrs, DType, RuntimeError, Tensor, TensorType};
 
@@ -43,8 +46,8 @@ pub fn execute(
     ctx.validate()?;
     match op {
         "dit.add" | "dit.sub" | "dit.mul" | "dit.div" | "dit.pow" => elementwise::binary(&ctx),
-        "dit.neg" | "dit.exp" | "dit.sqrt" | "dit.rsqrt" | "dit.tanh" | "dit.erf"
-        | "dit.sigmoid" | "dit.silu" | "dit.relu" | "dit.gelu" | "dit.fast_gelu" => {
+        "dit.neg" | "dit.exp" | "dit.sqrt" | "dit.rsqrt" | "dit.tanh" | "dit.sin" | "dit.cos"
+        | "dit.erf" | "dit.sigmoid" | "dit.silu" | "dit.relu" | "dit.gelu" | "dit.fast_gelu" => {
             elementwise::unary(&ctx)
         }
         "dit.cast" => elementwise::cast(&ctx),
@@ -75,6 +78,15 @@ pub fn execute(
         "dit.grouped_matmul" => moe::grouped_matmul(&ctx),
         "dit.grouped_matmul_swiglu_quant" => moe::grouped_matmul_swiglu_quant(&ctx),
         "dit.kv_rms_norm_rope_cache" => cache::kv_rms_norm_rope_cache(&ctx),
+        "dit.topk" => moe_routing::topk(&ctx),
+        "dit.sort" => moe_routing::sort(&ctx),
+        "dit.cumsum" => moe_routing::cumsum(&ctx),
+        "dit.floor_div" => moe_routing::floor_div(&ctx),
+        "dit.index_select" => moe_routing::index_select(&ctx),
+        "dit.scatter_add" => moe_routing::scatter_add(&ctx),
+        "dit.index_add" => moe_routing::index_add(&ctx),
+        "dit.moe_init_routing" => moe_routing::moe_init_routing(&ctx),
+        "dit.moe_finalize_routing" => moe_routing::moe_finalize_routing(&ctx),
         "dit.opaque" => opaque::opaque(&ctx),
         "dit.fused" | "dit.yield" => {
             Err(ctx

@@ -5,6 +5,15 @@
 use super::{Ctx, Res};
 use crate::{DType, Tensor};
 
+/// The opaque names this backend runs; the lowering refuses any other at compile time, so
+/// that an op without semantics is a located error there, not a failure at run time.
+pub const NAMES: &[&str] = &[
+    "topk",
+    "moe_token_permute",
+    "moe_token_unpermute",
+    "scatter_update",
+];
+
 /// Dispatches on the opaque op's `name` attribute.
 pub fn opaque(ctx: &Ctx) -> Res<Vec<Tensor>> {
     let name = match ctx.attrs.get("name") {

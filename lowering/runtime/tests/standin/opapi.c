@@ -446,6 +446,9 @@ UNARY(aclnnExp)
 UNARY(aclnnSqrt)
 UNARY(aclnnRsqrt)
 UNARY(aclnnTanh)
+/* ops-math math/sin, math/cos: aclnnSin(self, out), aclnnCos(input, out) */
+UNARY(aclnnSin)
+UNARY(aclnnCos)
 UNARY(aclnnErf)
 UNARY(aclnnSigmoid)
 UNARY(aclnnSilu)
@@ -508,6 +511,145 @@ aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const aclIntAr
     return finish(&r, workspaceSize, executor, WS_SMALL);
 }
 PHASE_TWO(aclnnReduceSum)
+
+/* ---- MoE routing and indexing: aclnn_topk.h, aclnn_sort.h, aclnn_cumsum.h,
+ * aclnn_floor_divide.h, aclnn_index_select.h, aclnn_scatter_add.h, aclnn_index_add.h */
+aclnnStatus aclnnTopkGetWorkspaceSize(const aclTensor *self, int64_t k, int64_t dim, bool largest,
+                                      bool sorted, aclTensor *valuesOut, aclTensor *indicesOut,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnTopk");
+    tensor(&r, "self", self, REQ);
+    i64(&r, "k", k);
+    i64(&r, "dim", dim);
+    boolean(&r, "largest", largest);
+    boolean(&r, "sorted", sorted);
+    tensor(&r, "valuesOut", valuesOut, REQ);
+    tensor(&r, "indicesOut", indicesOut, REQ);
+    return finish(&r, workspaceSize, executor, WS_SMALL);
+}
+PHASE_TWO(aclnnTopk)
+
+aclnnStatus aclnnSortGetWorkspaceSize(const aclTensor *self, bool stable, int64_t dim,
+                                      bool descending, aclTensor *valuesOut, aclTensor *indicesOut,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnSort");
+    tensor(&r, "self", self, REQ);
+    boolean(&r, "stable", stable);
+    i64(&r, "dim", dim);
+    boolean(&r, "descending", descending);
+    tensor(&r, "valuesOut", valuesOut, REQ);
+    tensor(&r, "indicesOut", indicesOut, REQ);
+    return finish(&r, workspaceSize, executor, WS_SMALL);
+}
+PHASE_TWO(aclnnSort)
+
+aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor *self, int64_t dim, aclDataType dt,
+                                        aclTensor *out, uint64_t *workspaceSize,
+                                        aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnCumsum");
+    tensor(&r, "self", self, REQ);
+    i64(&r, "dim", dim);
+    dtype(&r, "dtype", dt);
+    tensor(&r, "out", out, REQ);
+    return finish(&r, workspaceSize, executor, WS_SMALL);
+}
+PHASE_TWO(aclnnCumsum)
+
+BINARY(aclnnFloorDivide, other)
+
+aclnnStatus aclnnIndexSelectGetWorkspaceSize(const aclTensor *self, int64_t dim,
+                                             const aclTensor *index, aclTensor *out,
+                                             uint64_t *workspaceSize, aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnIndexSelect");
+    tensor(&r, "self", self, REQ);
+    i64(&r, "dim", dim);
+    tensor(&r, "index", index, REQ);
+    tensor(&r, "out", out, REQ);
+    return finish(&r, workspaceSize, executor, WS_NONE);
+}
+PHASE_TWO(aclnnIndexSelect)
+
+aclnnStatus aclnnScatterAddGetWorkspaceSize(const aclTensor *self, int64_t dim,
+                                            const aclTensor *index, const aclTensor *src,
+                                            aclTensor *out, uint64_t *workspaceSize,
+                                            aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnScatterAdd");
+    tensor(&r, "self", self, REQ);
+    i64(&r, "dim", dim);
+    tensor(&r, "index", index, REQ);
+    tensor(&r, "src", src, REQ);
+    tensor(&r, "out", out, REQ);
+    return finish(&r, workspaceSize, executor, WS_NONE);
+}
+PHASE_TWO(aclnnScatterAdd)
+
+aclnnStatus aclnnIndexAddGetWorkspaceSize(const aclTensor *self, const int64_t dim,
+                                          const aclTensor *index, const aclTensor *source,
+                                          const aclScalar *alpha, aclTensor *out,
+                                          uint64_t *workspaceSize, aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnIndexAdd");
+    tensor(&r, "self", self, REQ);
+    i64(&r, "dim", dim);
+    tensor(&r, "index", index, REQ);
+    tensor(&r, "source", source, REQ);
+    scalar(&r, "alpha", alpha);
+    tensor(&r, "out", out, REQ);
+    return finish(&r, workspaceSize, executor, WS_NONE);
+}
+PHASE_TWO(aclnnIndexAdd)
+
+/* aclnn_moe_init_routing_v2.h, aclnn_moe_finalize_routing_v2.h */
+aclnnStatus aclnnMoeInitRoutingV2GetWorkspaceSize(
+    const aclTensor *x, const aclTensor *expertIdx, int64_t activeNumOptional,
+    int64_t expertCapacityOptional, int64_t expertNumOptional, int64_t dropPadModeOptional,
+    int64_t expertTokensCountOrCumsumFlagOptional, bool expertTokensBeforeCapacityFlagOptional,
+    const aclTensor *expandedXOut, const aclTensor *expandedRowIdxOut,
+    const aclTensor *expertTokensCountOrCumsumOutOptional,
+    const aclTensor *expertTokensBeforeCapacityOutOptional, uint64_t *workspaceSize,
+    aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnMoeInitRoutingV2");
+    tensor(&r, "x", x, REQ);
+    tensor(&r, "expertIdx", expertIdx, REQ);
+    i64(&r, "activeNumOptional", activeNumOptional);
+    i64(&r, "expertCapacityOptional", expertCapacityOptional);
+    i64(&r, "expertNumOptional", expertNumOptional);
+    i64(&r, "dropPadModeOptional", dropPadModeOptional);
+    i64(&r, "expertTokensCountOrCumsumFlagOptional", expertTokensCountOrCumsumFlagOptional);
+    boolean(&r, "expertTokensBeforeCapacityFlagOptional", expertTokensBeforeCapacityFlagOptional);
+    tensor(&r, "expandedXOut", expandedXOut, REQ);
+    tensor(&r, "expandedRowIdxOut", expandedRowIdxOut, REQ);
+    tensor(&r, "expertTokensCountOrCumsumOutOptional", expertTokensCountOrCumsumOutOptional, OPT);
+    tensor(&r, "expertTokensBeforeCapacityOutOptional", expertTokensBeforeCapacityOutOptional, OPT);
+    return finish(&r, workspaceSize, executor, WS_SMALL);
+}
+PHASE_TWO(aclnnMoeInitRoutingV2)
+
+aclnnStatus aclnnMoeFinalizeRoutingV2GetWorkspaceSize(
+    const aclTensor *expandedX, const aclTensor *expandedRowIdx, const aclTensor *x1Optional,
+    const aclTensor *x2Optional, const aclTensor *biasOptional, const aclTensor *scalesOptional,
+    const aclTensor *expertIdxOptional, int64_t dropPadMode, const aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnMoeFinalizeRoutingV2");
+    tensor(&r, "expandedX", expandedX, REQ);
+    tensor(&r, "expandedRowIdx", expandedRowIdx, REQ);
+    tensor(&r, "x1Optional", x1Optional, OPT);
+    tensor(&r, "x2Optional", x2Optional, OPT);
+    tensor(&r, "biasOptional", biasOptional, OPT);
+    tensor(&r, "scalesOptional", scalesOptional, OPT);
+    tensor(&r, "expertIdxOptional", expertIdxOptional, OPT);
+    i64(&r, "dropPadMode", dropPadMode);
+    tensor(&r, "out", out, REQ);
+    return finish(&r, workspaceSize, executor, WS_SMALL);
+}
+PHASE_TWO(aclnnMoeFinalizeRoutingV2)
 
 /* aclnn_softmax.h */
 aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *out,
