@@ -42,7 +42,7 @@ const LAST_DIM_OPS: &[&str] = &["dit.swiglu", "dit.softmax"];
 const NOT_GENERATED: &[&str] = &["dit.sin", "dit.cos"];
 
 /// Whether a generated vector kernel computes `op`: the elementwise primitives of the op table
-/// (but [`NOT_GENERATED`]), dit.cast, and the row ops.
+/// (but not dit.sin and dit.cos, which generated kernels do not implement), dit.cast, and the row ops.
 pub fn is_vector_op(op: Op) -> bool {
     let name = op.name();
     let name = name.as_str();

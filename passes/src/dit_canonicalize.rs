@@ -1,5 +1,5 @@
-//! `dit-canonicalize`: folds of shape and type no-ops and constants to the right of add/mul,
-//! with CSE and DCE, to a fixed point.
+//! `dit-canonicalize`: folds of shape and type no-ops, zero-width concat pieces and constants
+//! to the right of add/mul, with CSE and DCE, to a fixed point.
 
 use crate::{
     dit_cse::eliminate_common_subexpressions,
@@ -7,9 +7,10 @@ use crate::{
     registry::{DitPass, PassContext, PassFailed},
 };
 use dit_dialect::{
-    ir::{Op, Val},
-    ops::i64_array_attr,
+    ir::{create_op_before, Attr, Op, Val},
+    ops::{i64_array_attr, i64_attr},
 };
+use melior::ir::TypeLike;
 
 /// The pass. `max_iterations` bounds the fold/CSE/DCE rounds.
 pub struct Canonicalize {
@@ -67,6 +68,9 @@ fn fold(op: Op) -> bool {
     if constant_to_rhs(op) {
         return true;
     }
+    if op.is("dit.concat") {
+        return drop_empty_concat_pieces(op);
+    }
     let unary_shape_op = [
         "dit.reshape",
         "dit.transpose",
@@ -97,6 +101,48 @@ fn fold(op: Op) -> bool {
         return true;
     }
     false
+}
+
+/// A dit.concat piece with no element along `dim` (x[..., d:] with d the full width) adds
+/// nothing: the concat of the other pieces replaces it, or the one piece left itself. A
+/// zero-element tensor then reaches no kernel, and the op that made it dies (DCE). A concat of
+/// empty pieces only is left alone (its result has no element either).
+fn drop_empty_concat_pieces(op: Op) -> bool {
+    let Some(rank) = op.result(0).tensor().map(|t| t.rank() as i64) else {
+        return false;
+    };
+    let Some(dim) = i64_attr(op, "dim").map(|d| if d < 0 { d + rank } else { d }) else {
+        return false;
+    };
+    let empty = |v: &Val| {
+        v.tensor().and_then(|t| {
+            usize::try_from(dim)
+                .ok()
+                .and_then(|d| t.shape.get(d).copied())
+        }) == Some(Some(0))
+    };
+    let pieces = op.operands();
+    let kept: Vec<Val> = pieces.iter().copied().filter(|v| !empty(v)).collect();
+    if kept.len() == pieces.len() || kept.is_empty() || !op.result(0).has_uses() {
+        return false;
+    }
+    if let [only] = kept.as_slice() {
+        if only.same_type(op.result(0)) {
+            op.result(0).replace_all_uses_with(*only);
+            return true;
+        }
+    }
+    let attrs = op.attrs();
+    let attrs: Vec<(&str, Attr)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let concat = create_op_before(
+        op,
+        "dit.concat",
+        &kept,
+        &[op.result(0).ty().to_raw()],
+        &attrs,
+    );
+    op.result(0).replace_all_uses_with(concat.result(0));
+    true
 }
 
 fn fold_transpose(op: Op, input: Val, producer: Option<Op>) -> bool {

@@ -102,8 +102,9 @@ and `dit.opaque` are never merged.",
             "Folds reshape∘reshape into one reshape, identity reshapes/broadcasts/casts/bitcasts \
 (result type equals input type) into their input, identity transposes into their input, \
 transpose∘transpose into one transpose with the composed permutation (or nothing), and \
-bitcast∘bitcast into one bitcast, and moves a constant lhs of dit.add / dit.mul to the right \
-(MLIR's canonical operand order, which the fusion patterns rely on); then runs dit-cse and \
+bitcast∘bitcast into one bitcast, drops dit.concat pieces with no element along the concat \
+dim (the one piece left replaces the concat), and moves a constant lhs of dit.add / dit.mul to \
+the right (MLIR's canonical operand order, which the fusion patterns rely on); then runs dit-cse and \
 dit-dce, repeating until nothing changes.",
         options: no_options,
         verify_after: true,
@@ -299,12 +300,15 @@ their Tensor and Scalar forms (operands cast to the result's dtype as torch's ty
 Python scalars as 0-d constants of that dtype, alpha applied); mean.dim, sum.dim_IntList, mean, \
 sum; softmax.int, _softmax; layer_norm and native_layer_norm (normalized_shape the last dim; mean \
 and rstd unused), rms_norm (a missing weight is a ones constant, a missing eps torch's \
-finfo(dtype).eps); scaled_dot_product_attention without dropout or is_causal -> dit.attention \
+finfo(dtype).eps); scaled_dot_product_attention without dropout -> dit.attention \
 (BNSD, scale or 1/sqrt(head dim); a boolean keep-mask m becomes dit's masked-out mask 1 - m in \
-i8); cat, stack; split.Tensor, split_with_sizes, chunk, tensor_split.sections, unbind (through \
+i8; is_causal = true becomes causal = true, refused together with a mask); cat, stack; split.Tensor, split_with_sizes, chunk, tensor_split.sections, unbind (through \
 their torch.prim.ListUnpack) -> dit.split; slice.Tensor, select.int, narrow -> dit.slice (INT64_MAX \
 ends clamped to the dim); slice_scatter (step 1: a concat of slices; a strided write covering the \
-dim, such as `out[..., 0::2] = a`: a concat of columns); repeat_interleave.self_int; view, reshape, \
+dim, such as `out[..., 0::2] = a`: a concat of columns); repeat_interleave.self_int; repeat (torch's tile: a broadcast view between reshapes); pad \
+and constant_pad_nd in constant mode (a dit.concat of constant blocks and x per padded dim); bool \
+__and__, bitwise_and and logical_and -> dit.mul on i1; cat drops zero-width pieces and a slice \
+of the whole dim is its input; view, reshape, \
 _unsafe_view, flatten, unflatten, squeeze, unsqueeze, view_as -> dit.reshape; permute, transpose.int, \
 t, movedim -> dit.transpose; expand, broadcast_to -> dit.broadcast; view.dtype -> dit.bitcast; \
 _to_copy, to.dtype/dtype_layout/device/other, type_as, copy, prims.convert_element_type -> dit.cast \

@@ -389,7 +389,7 @@ func.func @attention(%q: !torch.vtensor<[1,4,16,64],bf16>, %k: !torch.vtensor<[1
 
 // -----
 
-// ----- a boolean keep-mask becomes dit's masked-out mask (1 - m in i8); a float mask is additive (broadcast to [B|1, N, Sq, Skv]); is_causal has no dit.attention form -----
+// ----- a boolean keep-mask becomes dit's masked-out mask (1 - m in i8); a float mask is additive (broadcast to [B|1, N, Sq, Skv]); is_causal becomes causal = true; is_causal with a mask is refused (torch refuses it) -----
 // CHECK-LABEL: func.func @attention_masks
 // CHECK-NEXT: %[[M8:.*]] = "dit.cast"(%arg3) : (tensor<1x1x16x16xi1>) -> tensor<1x1x16x16xi8>
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1> : tensor<i8>
@@ -397,8 +397,9 @@ func.func @attention(%q: !torch.vtensor<[1,4,16,64],bf16>, %k: !torch.vtensor<[1
 // CHECK-NEXT: %[[A:.*]] = "dit.attention"(%arg0, %arg1, %arg2, %[[OUT]]) {layout = "BNSD", operandSegmentSizes = array<i32: 1, 1, 1, 1>, scale = 1.250000e-01 : f32}
 // CHECK-NEXT: %[[AM:.*]] = "dit.broadcast"(%arg4) : (tensor<1x1x16x16xbf16>) -> tensor<1x4x16x16xbf16>
 // CHECK-NEXT: %[[B:.*]] = "dit.attention"(%[[A]], %arg1, %arg2, %[[AM]]) {layout = "BNSD", mask_kind = "additive", operandSegmentSizes = array<i32: 1, 1, 1, 1>, scale = 1.250000e-01 : f32}
-// CHECK-NEXT: "dit.opaque"(%[[B]], %arg1, %arg2) {arg4 = 0.000000e+00 : f64, arg5 = true, arg7 = false, name = "aten.scaled_dot_product_attention"}
-// REPORT: skipped at {{.*}}dit-convert-torch-to-dit.mlir:{{[0-9]+}}:{{[0-9]+}}: aten.scaled_dot_product_attention: is_causal is not false (dit.attention has no causal flag); kept as dit.opaque
+// CHECK-NEXT: %[[C:.*]] = "dit.attention"(%[[B]], %arg1, %arg2) {causal = true, layout = "BNSD", operandSegmentSizes = array<i32: 1, 1, 1, 0>, scale = 1.250000e-01 : f32}
+// CHECK:      "dit.opaque"(%[[C]], %arg1, %arg2, %arg3) {arg4 = 0.000000e+00 : f64, arg5 = true, arg7 = false, name = "aten.scaled_dot_product_attention"}
+// REPORT: skipped at {{.*}}dit-convert-torch-to-dit.mlir:{{[0-9]+}}:{{[0-9]+}}: aten.scaled_dot_product_attention: is_causal = true with an attn_mask (torch refuses both); kept as dit.opaque
 
 func.func @attention_masks(%q: !torch.vtensor<[1,4,16,64],bf16>, %k: !torch.vtensor<[1,4,16,64],bf16>, %v: !torch.vtensor<[1,4,16,64],bf16>, %m: !torch.vtensor<[1,1,16,16],i1>, %a: !torch.vtensor<[1,1,16,16],bf16>) -> !torch.vtensor<[1,4,16,64],bf16> {
   %c1 = "torch.constant.none"() : () -> !torch.none
@@ -408,7 +409,23 @@ func.func @attention_masks(%q: !torch.vtensor<[1,4,16,64],bf16>, %k: !torch.vten
   %5 = "torch.aten.scaled_dot_product_attention"(%q, %k, %v, %m, %c2, %c3, %c1, %c3) : (!torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,1,16,16],i1>, !torch.float, !torch.bool, !torch.none, !torch.bool) -> !torch.vtensor<[1,4,16,64],bf16>
   %6 = "torch.aten.scaled_dot_product_attention"(%5, %k, %v, %a, %c2, %c3, %c1, %c3) : (!torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,1,16,16],bf16>, !torch.float, !torch.bool, !torch.none, !torch.bool) -> !torch.vtensor<[1,4,16,64],bf16>
   %7 = "torch.aten.scaled_dot_product_attention"(%6, %k, %v, %c1, %c2, %c4, %c1, %c3) : (!torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,4,16,64],bf16>, !torch.none, !torch.float, !torch.bool, !torch.none, !torch.bool) -> !torch.vtensor<[1,4,16,64],bf16>
-  return %7 : !torch.vtensor<[1,4,16,64],bf16>
+  %8 = "torch.aten.scaled_dot_product_attention"(%7, %k, %v, %m, %c2, %c4, %c1, %c3) : (!torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,1,16,16],i1>, !torch.float, !torch.bool, !torch.none, !torch.bool) -> !torch.vtensor<[1,4,16,64],bf16>
+  return %8 : !torch.vtensor<[1,4,16,64],bf16>
+}
+
+// -----
+
+// ----- is_causal with fewer queries than keys (Sq 16, Skv 32): causal = true, top-left aligned like torch; dit-run runs it (line 14) -----
+// CHECK-LABEL: func.func @attention_causal_cross
+// CHECK-NEXT: "dit.attention"(%arg0, %arg1, %arg2) {causal = true, layout = "BNSD", operandSegmentSizes = array<i32: 1, 1, 1, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x16x64xbf16>, tensor<1x4x32x64xbf16>, tensor<1x4x32x64xbf16>) -> tensor<1x4x16x64xbf16>
+
+func.func @attention_causal_cross(%q: !torch.vtensor<[1,4,16,64],bf16>, %k: !torch.vtensor<[1,4,32,64],bf16>, %v: !torch.vtensor<[1,4,32,64],bf16>) -> !torch.vtensor<[1,4,16,64],bf16> {
+  %none = "torch.constant.none"() : () -> !torch.none
+  %p = "torch.constant.float"() <{value = 0.000000000e+00 : f64}> : () -> !torch.float
+  %true = "torch.constant.bool"() <{value = true}> : () -> !torch.bool
+  %false = "torch.constant.bool"() <{value = false}> : () -> !torch.bool
+  %0 = "torch.aten.scaled_dot_product_attention"(%q, %k, %v, %none, %p, %true, %none, %false) : (!torch.vtensor<[1,4,16,64],bf16>, !torch.vtensor<[1,4,32,64],bf16>, !torch.vtensor<[1,4,32,64],bf16>, !torch.none, !torch.float, !torch.bool, !torch.none, !torch.bool) -> !torch.vtensor<[1,4,16,64],bf16>
+  return %0 : !torch.vtensor<[1,4,16,64],bf16>
 }
 
 // -----

@@ -928,6 +928,14 @@ fn attention(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
         &["masked_out", "additive"],
         Some("masked_out"),
     )?;
+    // causal (default false): query i attends keys j <= i, aligned at the top left (torch's
+    // is_causal). It replaces the mask: torch refuses an explicit attn_mask with is_causal.
+    let causal = opt_bool(op, "causal", false)?;
+    ensure!(
+        !(causal && opt(ins, "mask").is_some()),
+        "attention.causal-mask",
+        "a causal attention takes no mask operand (causal = true is its mask)"
+    );
     if let Some(mask) = opt(ins, "mask") {
         ensure!(
             mask.rank() >= 2,

@@ -130,8 +130,13 @@ impl Layout {
 
     /// No two elements share a storage element, by a sufficient test: with the dims of size > 1
     /// sorted by stride, each stride steps over everything the smaller ones reach. Row-major,
-    /// permuted and padded layouts all pass; broadcasts (stride 0) fail.
+    /// permuted and padded layouts all pass; broadcasts (stride 0) fail. A view with a
+    /// zero-size dim has no element, so none is shared (its row-major strides are 0 before the
+    /// empty dim, which the stride test would read as a broadcast).
     pub fn is_one_to_one(&self) -> bool {
+        if self.dims.contains(&0) {
+            return true;
+        }
         let mut dims: Vec<(usize, usize)> = self
             .dims
             .iter()
@@ -1107,6 +1112,8 @@ mod tests {
         assert!(unit.is_contiguous());
         assert_eq!(Layout::strided(&[0, 4], &[4, 1], 7).end(), Some(7));
         assert!(!Layout::strided(&[2, 2], &[1, 1], 0).is_one_to_one());
+        // x[..., 32:] of a [1, 24, 2, 32] tensor: no element, writable (nothing to write).
+        assert!(Layout::contiguous(&[1, 24, 2, 0]).is_one_to_one());
     }
 
     #[test]

@@ -213,6 +213,25 @@ pub enum Arg {
     DataType(usize),
     /// A `char *`.
     Str(Text),
+    /// FusedInferAttentionScore's "optimized" attenMask of sparseMode 2-4: a
+    /// [`CAUSAL_MASK_SIDE`]² INT8 matrix, 1 above the diagonal (masked out), 0 on and below it
+    /// ([`causal_mask`]). The backend uploads it once and keeps it device-resident; it is no
+    /// operand of the dit op (dit.attention's `causal = true` stands for it).
+    CausalMask,
+}
+
+/// The side of the optimized causal attenMask: "sparseMode为2/3/4模式时，attenMask矩阵的shape
+/// 最后两维应等于2048" ([ops-transformer] attention/fused_infer_attention_score/docs/
+/// aclnnFusedInferAttentionScoreV5.md; V2.md: "S的值需要固定为2048").
+pub const CAUSAL_MASK_SIDE: usize = 2048;
+
+/// The bytes of [`Arg::CausalMask`], row-major INT8: element (i, j) is 1 (masked out) when
+/// j > i. The documented leftUpCausal example is `01111 / 00111 / 00011` ("1 = masked out,
+/// 0 = keep", 对角线全0; aclnnFusedInferAttentionScoreV5.md, sparseMode table), and INT8 mask
+/// values must be 0 or 1 (V2.md: "当attenMask数据类型取INT8、UINT8时，其tensor中的值需要为0或1").
+pub fn causal_mask() -> Vec<u8> {
+    let n = CAUSAL_MASK_SIDE;
+    (0..n * n).map(|k| u8::from(k % n > k / n)).collect()
 }
 
 impl Arg {
@@ -231,6 +250,7 @@ impl Arg {
             Arg::Double(_) => Kind::Double,
             Arg::DataType(_) => Kind::DataType,
             Arg::Str(_) => Kind::Str,
+            Arg::CausalMask => Kind::Tensor,
         }
     }
 }
@@ -324,6 +344,15 @@ pub enum Cond {
         value: i64,
         /// Value assumed when absent.
         default: i64,
+    },
+    /// A bool attribute (default when absent) equals `value`.
+    BoolIs {
+        /// Attribute name.
+        attr: &'static str,
+        /// Required value.
+        value: bool,
+        /// Value assumed when absent.
+        default: bool,
     },
     /// The optional operand slot is filled.
     Present(usize),
@@ -466,6 +495,34 @@ nullptr allowed when softmaxLseFlag is false). The mask goes to attenMaskOptiona
 documented meaning is bool/int8/uint8 with 1 = masked out.";
 
 /// The mask is a boolean/integer attenMask (the default, `mask_kind = "masked_out"`).
+/// dit.attention's `causal` is false (the default): the mask, if any, is an operand.
+const NOT_CAUSAL: Cond = Cond::BoolIs {
+    attr: "causal",
+    value: false,
+    default: false,
+};
+/// dit.attention's `causal = true`: sparseMode 2 with the optimized mask ([`Arg::CausalMask`]).
+const CAUSAL: Cond = Cond::BoolIs {
+    attr: "causal",
+    value: true,
+    default: false,
+};
+
+const FIA_CAUSAL_NOTE: &str = "causal = true (torch's is_causal: query i attends keys j <= i, \
+aligned at the top left also when Q_S != KV_S) is sparseMode 2, leftUpCausal ('以左上顶点为参数起点\
+划分'); sparseMode 3 (rightDownCausal) aligns at the bottom right and differs from torch when \
+Q_S != KV_S. Modes 2-4 need the optimized 2048x2048 lower-triangular attenMask (1 = masked out, \
+diagonal 0), which the runtime builds once per device and passes as attenMaskOptional (INT8, \
+values 0/1); the op has no mask operand (the verifier refuses causal with a mask, as torch does). \
+pre/nextTokens stay 2147483647: 'sparseMode = 1、2、3的场景忽略入参preTokens、nextTokens'. Other \
+arguments as in the masked_out entry.";
+
+const FIA_CAUSAL_DOC: &str = "[ops-transformer] attention/fused_infer_attention_score/docs/\
+aclnnFusedInferAttentionScoreV2.md (sparseMode为2时，代表leftUpCausal模式的mask，需要传入优化后的\
+attenmask矩阵（2048*2048）; sparseMode = 2、3、4时，attenMask的shape需要为S,S或1,S,S或1,1,S,S，其中S\
+的值需要固定为2048，且需要用户保证传入的attenMask为下三角; attenMaskOptional BOOL、INT8、UINT8) and \
+aclnnFusedInferAttentionScoreV5.md (the same, sparseMode table: leftUpCausal 01111/00111/00011)";
+
 const MASKED_OUT: Cond = Cond::StrIs {
     attr: "mask_kind",
     value: "masked_out",
@@ -665,6 +722,120 @@ const GMM_SWIGLU_QUANT_NZ_DOC: &str = "[ops-transformer] \
     gmm/grouped_matmul_swiglu_quant/docs/aclnnGroupedMatmulSwigluQuantWeightNZ.md (weight \
     FRACTAL_NZ; Atlas A2/A3)";
 
+/// How many arguments aclnnFusedInferAttentionScoreV2 takes (and V5 takes 9 more).
+const FIA_V2_ARGS: usize = 39;
+
+/// aclnnFusedInferAttentionScoreV2's arguments for dit.attention, in prototype order: q, k and
+/// v, `pse` as pseShiftOptional, `mask` as attenMaskOptional, `sparse` as sparseMode; every other
+/// optional input null, preTokens/nextTokens unbounded (ignored in sparse modes 1-3), the other
+/// scalars 0. One list for every mask kind, so that the entries differ only where the doc says.
+const fn fia_v2_args(pse: Arg, mask: Arg, sparse: i64) -> [Arg; FIA_V2_ARGS] {
+    const T: Arg = Null(Kind::Tensor);
+    const L: Arg = Null(Kind::IntArray);
+    const HEADS_Q: Arg = Arg::Int64(Int::Heads {
+        slot: 0,
+        layout_attr: "layout",
+        default_layout: "BNSD",
+    });
+    const HEADS_KV: Arg = Arg::Int64(Int::Heads {
+        slot: 1,
+        layout_attr: "layout",
+        default_layout: "BNSD",
+    });
+    const ZERO: Arg = Arg::Int64(Int::Const(0));
+    [
+        Input(0, Plain),
+        Arg::TensorList(List::Input(1)),
+        Arg::TensorList(List::Input(2)),
+        pse,
+        mask,
+        L, // actualSeqLengthsOptional
+        L, // actualSeqLengthsKvOptional
+        // deqScale1, quantScale1, deqScale2, quantScale2, quantOffset2, antiquantScale,
+        // antiquantOffset, blockTable, queryPaddingSize, kvPaddingSize, keyAntiquantScale,
+        // keyAntiquantOffset, valueAntiquantScale, valueAntiquantOffset, keySharedPrefix,
+        // valueSharedPrefix (all optional)
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        T,
+        L, // actualSharedPrefixLenOptional
+        HEADS_Q,
+        Arg::Double(Num::Attr("scale")),
+        Arg::Int64(Int::Const(2_147_483_647)), // preTokens
+        Arg::Int64(Int::Const(2_147_483_647)), // nextTokens
+        Arg::Str(Text::AttrOr("layout", "BNSD")),
+        HEADS_KV,
+        Arg::Int64(Int::Const(sparse)),
+        ZERO,                          // innerPrecise
+        ZERO,                          // blockSize
+        ZERO,                          // antiquantMode
+        Arg::Bool(Flag::Const(false)), // softmaxLseFlag
+        ZERO,                          // keyAntiquantMode
+        ZERO,                          // valueAntiquantMode
+        OUT,
+        T, // softmaxLse
+    ]
+}
+
+/// aclnnFusedInferAttentionScoreV5's arguments: V2's, with queryRope, keyRope,
+/// keyRopeAntiquantScale, dequantScaleQuery, learnableSink (tensors) and qStartIdx, kvStartIdx
+/// (int arrays), all null, after actualSharedPrefixLen, and queryQuantMode = 0, pseType = 0
+/// ("scale first, then add pse", as torch does) after valueAntiquantMode.
+const fn fia_v5_args(pse: Arg, mask: Arg, sparse: i64) -> [Arg; FIA_V2_ARGS + 9] {
+    // Where V5 inserts its first 7 and its last 2 arguments into V2's list.
+    const AFTER_SHARED_PREFIX: usize = 24;
+    const AFTER_VALUE_ANTIQUANT_MODE: usize = 37;
+    let v2 = fia_v2_args(pse, mask, sparse);
+    let mut out = [Null(Kind::Tensor); FIA_V2_ARGS + 9];
+    let mut i = 0;
+    while i < FIA_V2_ARGS {
+        let at = if i < AFTER_SHARED_PREFIX {
+            i
+        } else if i < AFTER_VALUE_ANTIQUANT_MODE {
+            i + 7
+        } else {
+            i + 9
+        };
+        out[at] = v2[i];
+        i += 1;
+    }
+    out[AFTER_SHARED_PREFIX + 5] = Null(Kind::IntArray); // qStartIdxOptional
+    out[AFTER_SHARED_PREFIX + 6] = Null(Kind::IntArray); // kvStartIdxOptional
+    out[AFTER_VALUE_ANTIQUANT_MODE + 7] = Arg::Int64(Int::Const(0)); // queryQuantMode
+    out[AFTER_VALUE_ANTIQUANT_MODE + 8] = Arg::Int64(Int::Const(0)); // pseType
+    out
+}
+
+/// aclnnFusedInferAttentionScoreV2 for dit.attention with a boolean mask as attenMask.
+const FIA_V2_MASKED_OUT: [Arg; FIA_V2_ARGS] =
+    fia_v2_args(Null(Kind::Tensor), OptionalInput(3, Plain), 0);
+/// aclnnFusedInferAttentionScoreV2 for dit.attention with an additive mask as pseShift.
+const FIA_V2_ADDITIVE: [Arg; FIA_V2_ARGS] =
+    fia_v2_args(OptionalInput(3, Plain), Null(Kind::Tensor), 0);
+/// aclnnFusedInferAttentionScoreV5 for dit.attention with a boolean mask as attenMask.
+const FIA_V5_MASKED_OUT: [Arg; FIA_V2_ARGS + 9] =
+    fia_v5_args(Null(Kind::Tensor), OptionalInput(3, Plain), 0);
+/// aclnnFusedInferAttentionScoreV5 for dit.attention with an additive mask as pseShift.
+const FIA_V5_ADDITIVE: [Arg; FIA_V2_ARGS + 9] =
+    fia_v5_args(OptionalInput(3, Plain), Null(Kind::Tensor), 0);
+/// aclnnFusedInferAttentionScoreV2 for dit.attention with causal: the documented 2048x2048 mask as attenMask, sparseMode 2 (leftUpCausal).
+const FIA_V2_CAUSAL: [Arg; FIA_V2_ARGS] = fia_v2_args(Null(Kind::Tensor), Arg::CausalMask, 2);
+/// aclnnFusedInferAttentionScoreV5 for dit.attention with causal: the documented 2048x2048 mask as attenMask, sparseMode 2 (leftUpCausal).
+const FIA_V5_CAUSAL: [Arg; FIA_V2_ARGS + 9] = fia_v5_args(Null(Kind::Tensor), Arg::CausalMask, 2);
+
 /// Every kernel entry, in DIALECT.md order (primitive ops, then fused ops).
 ///
 /// Each entry's `source` names the header or page its prototypes were read from, in the
@@ -699,7 +870,13 @@ pub const KERNELS: &[KernelSpec] = &[
         note: "out = self - alpha·other with alpha = 1",
         ..BASE
     },
-    binary!("dit.mul", "aclnnMul", "[8.1.RC1] aclnn_mul.h"),
+    // x1, x2 and y take BOOL too: dit.mul on i1 is torch's bool and (the converter's
+    // aten.__and__ / logical_and).
+    binary!(
+        "dit.mul",
+        "aclnnMul",
+        "[8.1.RC1] aclnn_mul.h; [ops-math] math/mul/README.md (x1, x2, y: ... BOOL)"
+    ),
     binary!(
         "dit.div",
         "aclnnDiv",
@@ -1037,58 +1214,10 @@ pub const KERNELS: &[KernelSpec] = &[
     KernelSpec {
         op: "dit.attention",
         slots: &["q", "k", "v", "mask"],
-        when: &[MASKED_OUT],
+        when: &[NOT_CAUSAL, MASKED_OUT],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFusedInferAttentionScoreV2",
-            args: &[
-                Input(0, Plain),
-                Arg::TensorList(List::Input(1)),
-                Arg::TensorList(List::Input(2)),
-                Null(Kind::Tensor),      // pseShiftOptional
-                OptionalInput(3, Plain), // attenMaskOptional
-                Null(Kind::IntArray),    // actualSeqLengthsOptional
-                Null(Kind::IntArray),    // actualSeqLengthsKvOptional
-                Null(Kind::Tensor),      // deqScale1Optional
-                Null(Kind::Tensor),      // quantScale1Optional
-                Null(Kind::Tensor),      // deqScale2Optional
-                Null(Kind::Tensor),      // quantScale2Optional
-                Null(Kind::Tensor),      // quantOffset2Optional
-                Null(Kind::Tensor),      // antiquantScaleOptional
-                Null(Kind::Tensor),      // antiquantOffsetOptional
-                Null(Kind::Tensor),      // blockTableOptional
-                Null(Kind::Tensor),      // queryPaddingSizeOptional
-                Null(Kind::Tensor),      // kvPaddingSizeOptional
-                Null(Kind::Tensor),      // keyAntiquantScaleOptional
-                Null(Kind::Tensor),      // keyAntiquantOffsetOptional
-                Null(Kind::Tensor),      // valueAntiquantScaleOptional
-                Null(Kind::Tensor),      // valueAntiquantOffsetOptional
-                Null(Kind::Tensor),      // keySharedPrefixOptional
-                Null(Kind::Tensor),      // valueSharedPrefixOptional
-                Null(Kind::IntArray),    // actualSharedPrefixLenOptional
-                Arg::Int64(Int::Heads {
-                    slot: 0,
-                    layout_attr: "layout",
-                    default_layout: "BNSD",
-                }),
-                Arg::Double(Num::Attr("scale")),
-                Arg::Int64(Int::Const(2_147_483_647)), // preTokens
-                Arg::Int64(Int::Const(2_147_483_647)), // nextTokens
-                Arg::Str(Text::AttrOr("layout", "BNSD")),
-                Arg::Int64(Int::Heads {
-                    slot: 1,
-                    layout_attr: "layout",
-                    default_layout: "BNSD",
-                }),
-                Arg::Int64(Int::Const(0)),     // sparseMode
-                Arg::Int64(Int::Const(0)),     // innerPrecise
-                Arg::Int64(Int::Const(0)),     // blockSize
-                Arg::Int64(Int::Const(0)),     // antiquantMode
-                Arg::Bool(Flag::Const(false)), // softmaxLseFlag
-                Arg::Int64(Int::Const(0)),     // keyAntiquantMode
-                Arg::Int64(Int::Const(0)),     // valueAntiquantMode
-                OUT,
-                Null(Kind::Tensor), // softmaxLse
-            ],
+            args: &FIA_V2_MASKED_OUT,
         }]),
         source: "[8.1.RC1] aclnn_fused_infer_attention_score_v2.h; [ops-transformer] \
             attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV2.md",
@@ -1104,58 +1233,10 @@ pub const KERNELS: &[KernelSpec] = &[
     KernelSpec {
         op: "dit.attention",
         slots: &["q", "k", "v", "mask"],
-        when: &[ADDITIVE],
+        when: &[NOT_CAUSAL, ADDITIVE],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFusedInferAttentionScoreV2",
-            args: &[
-                Input(0, Plain),
-                Arg::TensorList(List::Input(1)),
-                Arg::TensorList(List::Input(2)),
-                OptionalInput(3, Plain), // pseShiftOptional
-                Null(Kind::Tensor),      // attenMaskOptional
-                Null(Kind::IntArray),    // actualSeqLengthsOptional
-                Null(Kind::IntArray),    // actualSeqLengthsKvOptional
-                Null(Kind::Tensor),      // deqScale1Optional
-                Null(Kind::Tensor),      // quantScale1Optional
-                Null(Kind::Tensor),      // deqScale2Optional
-                Null(Kind::Tensor),      // quantScale2Optional
-                Null(Kind::Tensor),      // quantOffset2Optional
-                Null(Kind::Tensor),      // antiquantScaleOptional
-                Null(Kind::Tensor),      // antiquantOffsetOptional
-                Null(Kind::Tensor),      // blockTableOptional
-                Null(Kind::Tensor),      // queryPaddingSizeOptional
-                Null(Kind::Tensor),      // kvPaddingSizeOptional
-                Null(Kind::Tensor),      // keyAntiquantScaleOptional
-                Null(Kind::Tensor),      // keyAntiquantOffsetOptional
-                Null(Kind::Tensor),      // valueAntiquantScaleOptional
-                Null(Kind::Tensor),      // valueAntiquantOffsetOptional
-                Null(Kind::Tensor),      // keySharedPrefixOptional
-                Null(Kind::Tensor),      // valueSharedPrefixOptional
-                Null(Kind::IntArray),    // actualSharedPrefixLenOptional
-                Arg::Int64(Int::Heads {
-                    slot: 0,
-                    layout_attr: "layout",
-                    default_layout: "BNSD",
-                }),
-                Arg::Double(Num::Attr("scale")),
-                Arg::Int64(Int::Const(2_147_483_647)), // preTokens
-                Arg::Int64(Int::Const(2_147_483_647)), // nextTokens
-                Arg::Str(Text::AttrOr("layout", "BNSD")),
-                Arg::Int64(Int::Heads {
-                    slot: 1,
-                    layout_attr: "layout",
-                    default_layout: "BNSD",
-                }),
-                Arg::Int64(Int::Const(0)),     // sparseMode
-                Arg::Int64(Int::Const(0)),     // innerPrecise
-                Arg::Int64(Int::Const(0)),     // blockSize
-                Arg::Int64(Int::Const(0)),     // antiquantMode
-                Arg::Bool(Flag::Const(false)), // softmaxLseFlag
-                Arg::Int64(Int::Const(0)),     // keyAntiquantMode
-                Arg::Int64(Int::Const(0)),     // valueAntiquantMode
-                OUT,
-                Null(Kind::Tensor), // softmaxLse
-            ],
+            args: &FIA_V2_ADDITIVE,
         }]),
         source: "[8.1.RC1] aclnn_fused_infer_attention_score_v2.h; [ops-transformer] \
             attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV2.md",
@@ -1195,67 +1276,10 @@ pub const KERNELS: &[KernelSpec] = &[
     KernelSpec {
         op: "dit.attention",
         slots: &["q", "k", "v", "mask"],
-        when: &[MASKED_OUT],
+        when: &[NOT_CAUSAL, MASKED_OUT],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFusedInferAttentionScoreV5",
-            args: &[
-                Input(0, Plain),
-                Arg::TensorList(List::Input(1)),
-                Arg::TensorList(List::Input(2)),
-                Null(Kind::Tensor),      // pseShiftOptional
-                OptionalInput(3, Plain), // attenMaskOptional
-                Null(Kind::IntArray),    // actualSeqLengthsOptional
-                Null(Kind::IntArray),    // actualSeqLengthsKvOptional
-                Null(Kind::Tensor),      // deqScale1Optional
-                Null(Kind::Tensor),      // quantScale1Optional
-                Null(Kind::Tensor),      // deqScale2Optional
-                Null(Kind::Tensor),      // quantScale2Optional
-                Null(Kind::Tensor),      // quantOffset2Optional
-                Null(Kind::Tensor),      // antiquantScaleOptional
-                Null(Kind::Tensor),      // antiquantOffsetOptional
-                Null(Kind::Tensor),      // blockTableOptional
-                Null(Kind::Tensor),      // queryPaddingSizeOptional
-                Null(Kind::Tensor),      // kvPaddingSizeOptional
-                Null(Kind::Tensor),      // keyAntiquantScaleOptional
-                Null(Kind::Tensor),      // keyAntiquantOffsetOptional
-                Null(Kind::Tensor),      // valueAntiquantScaleOptional
-                Null(Kind::Tensor),      // valueAntiquantOffsetOptional
-                Null(Kind::Tensor),      // keySharedPrefixOptional
-                Null(Kind::Tensor),      // valueSharedPrefixOptional
-                Null(Kind::IntArray),    // actualSharedPrefixLenOptional
-                Null(Kind::Tensor),      // queryRopeOptional
-                Null(Kind::Tensor),      // keyRopeOptional
-                Null(Kind::Tensor),      // keyRopeAntiquantScaleOptional
-                Null(Kind::Tensor),      // dequantScaleQueryOptional
-                Null(Kind::Tensor),      // learnableSinkOptional
-                Null(Kind::IntArray),    // qStartIdxOptional
-                Null(Kind::IntArray),    // kvStartIdxOptional
-                Arg::Int64(Int::Heads {
-                    slot: 0,
-                    layout_attr: "layout",
-                    default_layout: "BNSD",
-                }),
-                Arg::Double(Num::Attr("scale")),
-                Arg::Int64(Int::Const(2_147_483_647)), // preTokens
-                Arg::Int64(Int::Const(2_147_483_647)), // nextTokens
-                Arg::Str(Text::AttrOr("layout", "BNSD")),
-                Arg::Int64(Int::Heads {
-                    slot: 1,
-                    layout_attr: "layout",
-                    default_layout: "BNSD",
-                }),
-                Arg::Int64(Int::Const(0)),     // sparseMode
-                Arg::Int64(Int::Const(0)),     // innerPrecise
-                Arg::Int64(Int::Const(0)),     // blockSize
-                Arg::Int64(Int::Const(0)),     // antiquantMode
-                Arg::Bool(Flag::Const(false)), // softmaxLseFlag
-                Arg::Int64(Int::Const(0)),     // keyAntiquantMode
-                Arg::Int64(Int::Const(0)),     // valueAntiquantMode
-                Arg::Int64(Int::Const(0)),     // queryQuantMode
-                Arg::Int64(Int::Const(0)),     // pseType
-                OUT,
-                Null(Kind::Tensor), // softmaxLse
-            ],
+            args: &FIA_V5_MASKED_OUT,
         }]),
         source: "[ops-transformer] \
             attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV5.md; the \
@@ -1275,67 +1299,10 @@ pub const KERNELS: &[KernelSpec] = &[
     KernelSpec {
         op: "dit.attention",
         slots: &["q", "k", "v", "mask"],
-        when: &[ADDITIVE],
+        when: &[NOT_CAUSAL, ADDITIVE],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFusedInferAttentionScoreV5",
-            args: &[
-                Input(0, Plain),
-                Arg::TensorList(List::Input(1)),
-                Arg::TensorList(List::Input(2)),
-                OptionalInput(3, Plain), // pseShiftOptional
-                Null(Kind::Tensor),      // attenMaskOptional
-                Null(Kind::IntArray),    // actualSeqLengthsOptional
-                Null(Kind::IntArray),    // actualSeqLengthsKvOptional
-                Null(Kind::Tensor),      // deqScale1Optional
-                Null(Kind::Tensor),      // quantScale1Optional
-                Null(Kind::Tensor),      // deqScale2Optional
-                Null(Kind::Tensor),      // quantScale2Optional
-                Null(Kind::Tensor),      // quantOffset2Optional
-                Null(Kind::Tensor),      // antiquantScaleOptional
-                Null(Kind::Tensor),      // antiquantOffsetOptional
-                Null(Kind::Tensor),      // blockTableOptional
-                Null(Kind::Tensor),      // queryPaddingSizeOptional
-                Null(Kind::Tensor),      // kvPaddingSizeOptional
-                Null(Kind::Tensor),      // keyAntiquantScaleOptional
-                Null(Kind::Tensor),      // keyAntiquantOffsetOptional
-                Null(Kind::Tensor),      // valueAntiquantScaleOptional
-                Null(Kind::Tensor),      // valueAntiquantOffsetOptional
-                Null(Kind::Tensor),      // keySharedPrefixOptional
-                Null(Kind::Tensor),      // valueSharedPrefixOptional
-                Null(Kind::IntArray),    // actualSharedPrefixLenOptional
-                Null(Kind::Tensor),      // queryRopeOptional
-                Null(Kind::Tensor),      // keyRopeOptional
-                Null(Kind::Tensor),      // keyRopeAntiquantScaleOptional
-                Null(Kind::Tensor),      // dequantScaleQueryOptional
-                Null(Kind::Tensor),      // learnableSinkOptional
-                Null(Kind::IntArray),    // qStartIdxOptional
-                Null(Kind::IntArray),    // kvStartIdxOptional
-                Arg::Int64(Int::Heads {
-                    slot: 0,
-                    layout_attr: "layout",
-                    default_layout: "BNSD",
-                }),
-                Arg::Double(Num::Attr("scale")),
-                Arg::Int64(Int::Const(2_147_483_647)), // preTokens
-                Arg::Int64(Int::Const(2_147_483_647)), // nextTokens
-                Arg::Str(Text::AttrOr("layout", "BNSD")),
-                Arg::Int64(Int::Heads {
-                    slot: 1,
-                    layout_attr: "layout",
-                    default_layout: "BNSD",
-                }),
-                Arg::Int64(Int::Const(0)),     // sparseMode
-                Arg::Int64(Int::Const(0)),     // innerPrecise
-                Arg::Int64(Int::Const(0)),     // blockSize
-                Arg::Int64(Int::Const(0)),     // antiquantMode
-                Arg::Bool(Flag::Const(false)), // softmaxLseFlag
-                Arg::Int64(Int::Const(0)),     // keyAntiquantMode
-                Arg::Int64(Int::Const(0)),     // valueAntiquantMode
-                Arg::Int64(Int::Const(0)),     // queryQuantMode
-                Arg::Int64(Int::Const(0)),     // pseType
-                OUT,
-                Null(Kind::Tensor), // softmaxLse
-            ],
+            args: &FIA_V5_ADDITIVE,
         }]),
         source: "[ops-transformer] \
             attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV5.md; the \
@@ -1371,6 +1338,43 @@ pub const KERNELS: &[KernelSpec] = &[
                 FIA_PSE_DOC,
             ),
         ],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.attention",
+        slots: &["q", "k", "v", "mask"],
+        when: &[CAUSAL, Cond::Absent(3)],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFusedInferAttentionScoreV2",
+            args: &FIA_V2_CAUSAL,
+        }]),
+        source: "[8.1.RC1] aclnn_fused_infer_attention_score_v2.h; [ops-transformer] \
+            attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV2.md",
+        note: FIA_CAUSAL_NOTE,
+        rules: &[rule(
+            "fia_v2.causal_targets",
+            Check::Targets(A2_A3),
+            FIA_CAUSAL_DOC,
+        )],
+        ..BASE
+    },
+    KernelSpec {
+        op: "dit.attention",
+        slots: &["q", "k", "v", "mask"],
+        when: &[CAUSAL, Cond::Absent(3)],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnFusedInferAttentionScoreV5",
+            args: &FIA_V5_CAUSAL,
+        }]),
+        source: "[ops-transformer] \
+            attention/fused_infer_attention_score/docs/aclnnFusedInferAttentionScoreV5.md; the \
+            call op-plugin makes on Ascend 950 (is_ascend950() → aclnnFusedInferAttentionScoreV5)",
+        note: FIA_CAUSAL_NOTE,
+        rules: &[rule(
+            "fia_v5.causal_targets",
+            Check::Targets(A5),
+            FIA_CAUSAL_DOC,
+        )],
         ..BASE
     },
     KernelSpec {
@@ -2406,6 +2410,15 @@ fn holds(cond: &Cond, attrs: &Attrs, present: &[bool]) -> bool {
             value,
             default,
         } => attr_i64(attrs, attr).unwrap_or(default) != value,
+        Cond::BoolIs {
+            attr,
+            value,
+            default,
+        } => match attrs.get(attr) {
+            Some(AttrValue::Bool(b)) => *b == value,
+            Some(_) => false,
+            None => default == value,
+        },
         Cond::Present(slot) => filled(slot),
         Cond::Absent(slot) => !filled(slot),
     }
@@ -2755,6 +2768,50 @@ impl TempShape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn causal_attention_is_sparse_mode_2_with_the_documented_mask() {
+        // The leftUpCausal matrix: 1 (masked out) strictly above the diagonal, 0 on and below
+        // it, side 2048, values 0/1 (V5.md's 01111 / 00111 / 00011).
+        let m = causal_mask();
+        let n = CAUSAL_MASK_SIDE;
+        assert_eq!((n, m.len()), (2048, n * n));
+        assert_eq!(&m[..5], &[0, 1, 1, 1, 1]);
+        assert_eq!(&m[n..n + 5], &[0, 0, 1, 1, 1]);
+        assert_eq!(m[n * n - 1], 0);
+        assert_eq!(
+            m.iter().map(|&b| usize::from(b)).sum::<usize>(),
+            n * (n - 1) / 2
+        );
+        let causal: Attrs = [("causal".to_string(), AttrValue::Bool(true))].into();
+        for target in ["ascend910b", "ascend950"] {
+            let spec =
+                select_for_target("dit.attention", &causal, &[true, true, true, false], target)
+                    .expect("a causal entry");
+            let args = spec.calls()[0].args;
+            // attenMaskOptional (argument 4) is the mask; sparseMode follows numKeyValueHeads.
+            assert_eq!(args[4], Arg::CausalMask, "{target}");
+            let kv_heads = args
+                .iter()
+                .position(|a| matches!(a, Arg::Int64(Int::Heads { slot: 1, .. })))
+                .expect("numKeyValueHeads");
+            assert_eq!(args[kv_heads + 1], Arg::Int64(Int::Const(2)), "{target}");
+            // causal = false (or absent) keeps sparseMode 0 and the mask operand.
+            let plain = select_for_target(
+                "dit.attention",
+                &Attrs::new(),
+                &[true, true, true, true],
+                target,
+            )
+            .expect("the masked_out entry");
+            assert_eq!(plain.calls()[0].args[4], OptionalInput(3, Plain));
+            // A causal op with a mask has no entry (the verifier refuses it first).
+            assert!(
+                select_for_target("dit.attention", &causal, &[true, true, true, true], target)
+                    .is_none()
+            );
+        }
+    }
 
     /// The op names of DIALECT.md (primitive, then fused), copied from the contract.
     const CONTRACT_OPS: &[&str] = &[

@@ -10,9 +10,13 @@
 mod standin_build;
 
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use dit_runtime::context::{Context, Handle};
 use dit_runtime::{DType, Tensor, TensorType};
+
+/// The stand-in reads its log path from the environment: tests take turns.
+static SERIAL: Mutex<()> = Mutex::new(());
 
 /// Builds the stand-in into a temporary directory, logging to its `calls.log`.
 fn build_standin() -> (tempfile::TempDir, PathBuf) {
@@ -167,6 +171,7 @@ fn calls(lines: &[String]) -> Vec<Vec<&str>> {
 
 #[test]
 fn a_graph_stays_on_the_device_and_matches_the_cpu_backend() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let (dir, log) = build_standin();
     std::env::set_var("DIT_CANN_STANDIN_LOG", &log);
     std::env::remove_var("DIT_CANN_STANDIN_PROTOCOL_ONLY");
@@ -277,4 +282,68 @@ fn a_graph_stays_on_the_device_and_matches_the_cpu_backend() {
         lines.last().map(String::as_str),
         Some("FINALIZE live_device=0")
     );
+}
+
+/// One dit.attention (BNSD, 3 queries, 5 keys) with the attributes `attrs`.
+fn attend(ctx: &mut Context, inputs: &[Tensor], attrs: &str) -> Tensor {
+    let h: Vec<Handle> = inputs
+        .iter()
+        .map(|t| ctx.wrap(t.clone()).expect("wrap"))
+        .collect();
+    let o = ctx.alloc(ty(DType::F32, &[1, 2, 3, 4])).expect("alloc");
+    ctx.launch(
+        "dit.attention",
+        "",
+        attrs,
+        &[Some(h[0]), Some(h[1]), Some(h[2]), None],
+        &[o],
+    )
+    .unwrap_or_else(|e| panic!("dit.attention: {e}"));
+    let out = ctx.read(o).expect("read");
+    for t in h.into_iter().chain([o]) {
+        ctx.release(t).expect("release");
+    }
+    ctx.synchronize().expect("status");
+    out
+}
+
+#[test]
+fn causal_attention_passes_the_resident_sparse_mode_2_mask() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (dir, log) = build_standin();
+    std::env::set_var("DIT_CANN_STANDIN_LOG", &log);
+    std::env::remove_var("DIT_CANN_STANDIN_PROTOCOL_ONLY");
+    let inputs = [
+        tensor(DType::F32, &[1, 2, 3, 4], 11),
+        tensor(DType::F32, &[1, 2, 5, 4], 12),
+        tensor(DType::F32, &[1, 2, 5, 4], 13),
+    ];
+    let causal = r#"{"scale":0.5,"causal":true,"operandSegmentSizes":[1,1,1,0]}"#;
+    let full = r#"{"scale":0.5,"operandSegmentSizes":[1,1,1,0]}"#;
+    let expected = attend(&mut Context::cpu(), &inputs, causal);
+    assert_ne!(expected, attend(&mut Context::cpu(), &inputs, full));
+
+    let mut ctx = Context::cann(Some(dir.path())).expect("stand-in CANN loads");
+    let first = attend(&mut ctx, &inputs, causal);
+    let after_first = ctx.device_stats().expect("CANN stats");
+    let second = attend(&mut ctx, &inputs, causal);
+    let stats = ctx.device_stats().expect("CANN stats");
+    drop(ctx);
+    // The stand-in rebuilt causal = true from sparseMode 2 and the mask it checked.
+    assert_eq!(first, expected);
+    assert_eq!(second, expected);
+    // The 2048x2048 mask is uploaded once (with q, k, v) and stays on the device.
+    assert_eq!(after_first.uploads, 4);
+    assert_eq!(after_first.resident_constants, 1);
+    assert_eq!(stats.uploads, 4 + 3);
+    assert_eq!(stats.resident_constants, 1);
+    let lines = std::fs::read_to_string(&log).expect("log");
+    assert!(!lines.lines().any(|l| l.starts_with("ERROR")), "{lines}");
+    let n = dit_runtime::kernels::CAUSAL_MASK_SIDE;
+    let mask_uploads = lines
+        .lines()
+        .filter(|l| l.starts_with(&format!("MEMCPY H2D bytes={} ", n * n)))
+        .count();
+    assert_eq!(mask_uploads, 1, "the mask is uploaded once: {lines}");
+    assert_eq!(lines.lines().last(), Some("FINALIZE live_device=0"));
 }

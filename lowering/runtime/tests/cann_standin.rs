@@ -361,6 +361,28 @@ fn cases() -> Vec<Case> {
             .on(soc),
         );
     }
+    // causal = true is sparseMode 2 with the runtime's 2048x2048 attenMask (Q_S 4 != KV_S 6).
+    for soc in [A2, A5] {
+        let a = attrs(&[
+            ("scale", AttrValue::Float(0.35)),
+            ("causal", AttrValue::Bool(true)),
+            ("operandSegmentSizes", AttrValue::Ints(vec![1, 1, 1, 0])),
+        ]);
+        v.push(
+            case(
+                "dit.attention",
+                a,
+                vec![
+                    t(F16, &[1, 2, 4, 8]),
+                    t(F16, &[1, 2, 6, 8]),
+                    t(F16, &[1, 2, 6, 8]),
+                    None,
+                ],
+                vec![ty(F16, &[1, 2, 4, 8])],
+            )
+            .on(soc),
+        );
+    }
     v.push(case(
         "dit.dynamic_quant",
         none(),
@@ -792,9 +814,11 @@ fn every_kernel_in_the_table_runs_through_the_standin() {
     }
 }
 
-/// Device allocations a backend keeps between calls: its workspace, once one was needed.
+/// Device allocations a backend keeps between calls: its workspace, once one was needed, and
+/// its resident constants (the causal attenMask, once a causal attention ran).
 fn kept(backend: &CannBackend) -> i64 {
-    i64::from(backend.stats().workspace_allocations > 0)
+    let stats = backend.stats();
+    i64::from(stats.workspace_allocations > 0) + stats.resident_constants as i64
 }
 
 /// The logged CALL line of `symbol` in a launch.

@@ -114,6 +114,12 @@ pub const SUPPORTED: &[&str] = &[
     "aten.narrow",
     "aten.slice_scatter",
     "aten.repeat_interleave.self_int",
+    "aten.repeat",
+    "aten.pad",
+    "aten.constant_pad_nd",
+    "aten.__and__.Tensor",
+    "aten.bitwise_and.Tensor",
+    "aten.logical_and",
     "aten.view",
     "aten.reshape",
     "aten._unsafe_view",
@@ -473,10 +479,14 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                     return Err("dropout_p is not 0".into());
                 }
             }
-            if let Ok(c) = node.arg(5) {
-                if scalars::bool(c) != Some(false) {
-                    return Err("is_causal is not false (dit.attention has no causal flag)".into());
-                }
+            // is_causal: torch's top-left aligned ones(L, S).tril() mask, dit.attention's
+            // causal = true. torch refuses it together with attn_mask, and so does dit.
+            let causal = match node.arg(5) {
+                Ok(c) => scalars::bool(c).ok_or("is_causal is not a constant bool")?,
+                Err(_) => false,
+            };
+            if causal && !mask.is_empty() {
+                return Err("is_causal = true with an attn_mask (torch refuses both)".into());
             }
             let scale = match node.arg(6) {
                 Ok(s) if !scalars::is_none(s) => {
@@ -497,6 +507,9 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             ];
             if additive {
                 attrs.push(("mask_kind", Attr::string(e.context(), "additive")));
+            }
+            if causal {
+                attrs.push(("causal", Attr::bool(e.context(), true)));
             }
             one(e.dit1(
                 "dit.attention",
@@ -643,7 +656,18 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             if xs.is_empty() {
                 return Err("the tensor list is empty".into());
             }
-            let attr = Attr::i64(e.context(), normalize_dim(dim, out_rank)? as i64);
+            let d = normalize_dim(dim, out_rank)?;
+            // A zero-width piece (x[..., d:] with d the full width, as a partial RoPE of the
+            // whole head writes it) adds nothing: it is dropped, so no zero-element tensor
+            // reaches a kernel and the slice that made it dies. One piece left is the result.
+            let width = |x: &Val| x.tensor().and_then(|t| t.shape.get(d).copied().flatten());
+            if xs.iter().any(|x| width(x) != Some(0)) {
+                xs.retain(|x| width(x) != Some(0));
+            }
+            if let [x] = xs.as_slice() {
+                return one(e.reshape(*x, out)?);
+            }
+            let attr = Attr::i64(e.context(), d as i64);
             one(e.dit1("dit.concat", &[&xs], out, &[("dim", attr)])?)
         }
         "aten.split.Tensor"
@@ -741,6 +765,10 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                 return Err("step is not positive".into());
             }
             let out = node.out(0)?;
+            if step == 1 && start == 0 && size == Some(end) {
+                // The whole dim (x[..., :d] with d the full width): no copy, x itself.
+                return one(e.reshape(x, out)?);
+            }
             let slice_ty = if n == "aten.select.int" {
                 // select drops the dim: slice to size 1, then reshape it away.
                 let mut shape = info.shape.clone();
@@ -761,6 +789,22 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
         }
 
         "aten.slice_scatter" => one(slice_scatter(node, e)?),
+        "aten.repeat" => one(repeat(node, e)?),
+        "aten.pad" | "aten.constant_pad_nd" => one(constant_pad(node, e)?),
+        "aten.__and__.Tensor" | "aten.bitwise_and.Tensor" | "aten.logical_and" => {
+            // On bool, a & b = a · b exactly ({0, 1} is closed under ·), and dit.mul takes i1:
+            // the CPU reference multiplies and rounds to i1 (non-zero is true), aclnnMul takes
+            // BOOL x1, x2 and y ([ops-math] math/mul/README.md, 参数说明). logical_and casts its
+            // operands to bool first (non-zero is true, dit.cast's i1 rule), so any operand
+            // type works; bitwise and of integers is not a product and stays opaque.
+            let out = node.out(0)?;
+            if mlir::type_text(element(out)?) != "i1" {
+                return Err("bitwise and of integers (only bool and is converted)".into());
+            }
+            let a = node.tensor_as_out(e, 0)?;
+            let b = node.tensor_as_out(e, 1)?;
+            one(e.dit1("dit.mul", &[&[a], &[b]], out, &[])?)
+        }
         "aten.repeat_interleave.self_int" => {
             // repeat_interleave(x, r, dim): each element r times along dim = x with a size-1 dim
             // after `dim`, broadcast to r, merged back.
@@ -1261,6 +1305,101 @@ fn binary_op(aten: &str) -> &'static str {
         "div" => "dit.div",
         _ => "dit.pow",
     }
+}
+
+/// aten.repeat(x, repeats): torch's tile. x (with leading size-1 dims when `repeats` is longer
+/// than its rank) gets a size-1 dim before each of its dims, broadcast to the repeat count
+/// (a view) and merged: out[i·d + j] = x[j] along every dim, the outer index the copy.
+fn repeat(node: &Node, e: &mut Emitter) -> R<Val> {
+    let x = node.tensor(0)?;
+    let info = x.tensor().ok_or("x is not a ranked tensor")?;
+    let repeats = node.int_list(1, "repeats")?;
+    if repeats.len() < info.rank() {
+        return Err("repeats has fewer entries than x has dims".into());
+    }
+    if repeats.iter().any(|r| *r < 0) {
+        return Err("a repeat count is negative".into());
+    }
+    let elem = element(mlir::type_of(x))?;
+    let mut dims = vec![Some(1); repeats.len() - info.rank()];
+    dims.extend(info.shape.iter().copied());
+    let unit: Vec<Option<i64>> = dims.iter().flat_map(|d| [Some(1), *d]).collect();
+    let wide: Vec<Option<i64>> = dims
+        .iter()
+        .zip(&repeats)
+        .flat_map(|(d, r)| [Some(*r), *d])
+        .collect();
+    let unit = e.reshape(x, mlir::tensor_of(&unit, elem))?;
+    let wide = e.dit1(
+        "dit.broadcast",
+        &[&[unit]],
+        mlir::tensor_of(&wide, elem),
+        &[],
+    )?;
+    e.reshape(wide, node.out(0)?)
+}
+
+/// aten.pad(x, pad, "constant", value) and aten.constant_pad_nd(x, pad, value): `pad` lists
+/// (before, after) pairs from the last dim backwards; each padded dim becomes a dit.concat of
+/// a constant block of `value` (0 when None), x, and another block. Other modes (reflect,
+/// replicate, circular) and negative pads (crops) are not converted.
+fn constant_pad(node: &Node, e: &mut Emitter) -> R<Val> {
+    let out = node.out(0)?;
+    let mut x = node.tensor_as_out(e, 0)?;
+    let pad = node.int_list(1, "pad")?;
+    let value_arg = if node.name == "aten.pad" {
+        let mode = node.arg(2).ok().and_then(scalars::str);
+        let mode = mode.as_deref().unwrap_or("constant");
+        if mode != "constant" {
+            return Err(format!("pad mode \"{mode}\" (only constant is converted)"));
+        }
+        3
+    } else {
+        2
+    };
+    let value = match node.arg(value_arg) {
+        Err(_) => Num::Int(0),
+        Ok(v) if scalars::is_none(v) => Num::Int(0),
+        Ok(_) => node.number(value_arg)?,
+    };
+    let mut shape = x.tensor().ok_or("x is not a ranked tensor")?.shape;
+    if pad.len() % 2 != 0 || pad.len() / 2 > shape.len() {
+        return Err("pad is not (before, after) pairs of x's dims".into());
+    }
+    if pad.iter().any(|p| *p < 0) {
+        return Err("a negative pad (a crop) is not converted".into());
+    }
+    let elem = element(out)?;
+    for (k, pair) in pad.chunks(2).enumerate() {
+        let d = shape.len() - 1 - k;
+        let mut pieces = Vec::new();
+        for (i, &p) in pair.iter().enumerate() {
+            if p > 0 {
+                let mut block = shape.clone();
+                block[d] = Some(p);
+                pieces.push((i, e.splat(&block, elem, value)?));
+            }
+        }
+        if pieces.is_empty() {
+            continue;
+        }
+        let mut xs: Vec<Val> = pieces
+            .iter()
+            .filter(|(i, _)| *i == 0)
+            .map(|p| p.1)
+            .collect();
+        xs.push(x);
+        xs.extend(pieces.iter().filter(|(i, _)| *i == 1).map(|p| p.1));
+        shape[d] = Some(shape[d].ok_or("a padded dim is not static")? + pair[0] + pair[1]);
+        let attr = Attr::i64(e.context(), d as i64);
+        x = e.dit1(
+            "dit.concat",
+            &[&xs],
+            mlir::tensor_of(&shape, elem),
+            &[("dim", attr)],
+        )?;
+    }
+    e.reshape(x, out)
 }
 
 /// `v · alpha` (no op for alpha = 1).

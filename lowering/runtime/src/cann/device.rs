@@ -43,6 +43,9 @@ pub struct DeviceStats {
     pub allocations: u64,
     /// Times the workspace grew (one aclrtMalloc each).
     pub workspace_allocations: u64,
+    /// Device-resident constants the backend built itself and keeps until teardown (the
+    /// optimized causal attenMask of FusedInferAttentionScore's sparseMode 2, 4 MiB): 0 or 1.
+    pub resident_constants: u64,
 }
 
 /// Device memory freed once no queued kernel may use it.
@@ -192,6 +195,8 @@ pub(crate) struct Device {
     graveyard: Graveyard,
     /// The one workspace buffer, grown (never shrunk) to the largest size a phase one asked.
     workspace: Option<DeviceBuf>,
+    /// The causal attenMask (`kernels::causal_mask`), uploaded at its first use.
+    causal_mask: Option<DeviceBuf>,
     pub stats: DeviceStats,
 }
 
@@ -203,6 +208,7 @@ impl Device {
             objects: Objects::default(),
             graveyard: Rc::new(RefCell::new(Vec::new())),
             workspace: None,
+            causal_mask: None,
             stats: DeviceStats::default(),
         }
     }
@@ -343,9 +349,28 @@ impl Device {
         first.map_or(Ok(()), Err)
     }
 
+    /// The optimized causal attenMask (`kernels::causal_mask`, INT8
+    /// [CAUSAL_MASK_SIDE, CAUSAL_MASK_SIDE]): one upload at its first use, then device-resident
+    /// like a pre-packed weight, so a causal attention costs no per-call copy.
+    pub fn causal_mask(&mut self, api: &Api) -> Result<DevView, RuntimeError> {
+        let buf = match self.causal_mask.take() {
+            Some(buf) => buf,
+            None => {
+                let buf = self.upload(api, &crate::kernels::causal_mask())?;
+                self.stats.resident_constants += 1;
+                buf
+            }
+        };
+        let n = crate::kernels::CAUSAL_MASK_SIDE;
+        let view = DevView::contiguous(&buf, DType::I8, &[n, n]);
+        self.causal_mask = Some(buf);
+        Ok(view)
+    }
+
     /// Teardown: waits for the stream and frees everything, the workspace included.
     pub fn shutdown(&mut self, api: &Api) {
         self.workspace = None;
+        self.causal_mask = None;
         // A failure cannot be reported from a drop, and the process keeps going either way.
         let _ = self.synchronize(api);
     }

@@ -606,6 +606,11 @@ fn run_call(
                 ctx.tensor(api, dev, t, View::Plain, false, true)
                     .map_err(at)? as u64
             }
+            Arg::CausalMask => {
+                let mask = dev.causal_mask(api)?;
+                ctx.tensor(api, dev, &mask, View::Plain, false, true)
+                    .map_err(at)? as u64
+            }
             Arg::TensorList(list) => tensor_list(api, dev, ctx, list).map_err(at)? as u64,
             Arg::Null(_) => 0,
             Arg::Scalar(num) => {

@@ -334,6 +334,26 @@ unsafe fn rebuild(
             }
             // An output the dit op does not return (rstdOut, kRopeOut, ...): left as it is.
             Arg::Temp(_) => {}
+            // The optimized causal attenMask: no dit operand (the `when` condition gives
+            // causal = true), but it must be exactly the documented matrix.
+            Arg::CausalMask => {
+                if a.kind == ARG_NULL {
+                    return Err("the causal attenMask is NULL".into());
+                }
+                let t = tensor(a)?.read();
+                let n = crate::kernels::CAUSAL_MASK_SIDE;
+                if !matches!(t.dtype, DType::I1 | DType::I8)
+                    || t.shape != [n, n]
+                    || t.data != crate::kernels::causal_mask()
+                {
+                    return Err(format!(
+                        "the causal attenMask is not the {n}x{n} 0/1 upper-triangle matrix \
+                         sparseMode 2 documents (got {} {:?})",
+                        t.dtype.mlir_name(),
+                        t.shape
+                    ));
+                }
+            }
             Arg::TensorList(list) => {
                 let ts = if a.kind == ARG_NULL {
                     if matches!(list, List::OptionalInput(_)) {
@@ -473,6 +493,7 @@ unsafe fn rebuild(
                 set(&mut r.attrs, attr, AttrValue::Str(value.to_string()))?
             }
             Cond::IntIs { attr, value, .. } => set(&mut r.attrs, attr, AttrValue::Int(value))?,
+            Cond::BoolIs { attr, value, .. } => set(&mut r.attrs, attr, AttrValue::Bool(value))?,
             Cond::IntIsNot { .. } | Cond::Present(_) | Cond::Absent(_) => {}
         }
     }

@@ -15,6 +15,11 @@
 //! two dimensions are [query, key] (each may be 1); a 3-d mask is `[B, Sq, Skv]`, a 4-d one
 //! `[B, N, Sq, Skv]`, and every leading dimension is either full or 1. A query row whose keys
 //! are all masked yields zeros (the kernels do not produce NaN there).
+//!
+//! The bool attribute `causal` (default false) masks key j out of query i when j > i: torch's
+//! `is_causal`, whose mask is `ones(Sq, Skv).tril()`, aligned at the top left also when
+//! Sq != Skv (FusedInferAttentionScore's sparseMode 2, leftUpCausal). A causal op takes no mask
+//! operand, as torch refuses attn_mask together with is_causal.
 
 use super::{tensor_from, Ctx, Res};
 use crate::{Tensor, TensorType};
@@ -84,6 +89,10 @@ pub(crate) fn attention(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
     let out = ctx.result()?;
     let additive =
         ctx.attr_enum("mask_kind", &["masked_out", "additive"], Some("masked_out"))? == "additive";
+    let causal = ctx.attr_bool_or("causal", false)?;
+    if causal && mask.is_some() {
+        return Err(ctx.err("a causal attention takes no mask operand (causal = true is its mask)"));
+    }
     let scale = ctx.attr_f64("scale")?;
     if !(scale.is_finite() && scale > 0.0) {
         return Err(ctx.err(format!("scale must be positive, got {scale}")));
@@ -195,7 +204,7 @@ pub(crate) fn attention(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
         Some(m.get(idx))
     };
     let masked = |b: usize, n: usize, i: usize, j: usize| -> bool {
-        !additive && mask_at(b, n, i, j).is_some_and(|v| v != 0.0)
+        (causal && j > i) || (!additive && mask_at(b, n, i, j).is_some_and(|v| v != 0.0))
     };
     // What an additive mask adds to a scaled score (0 without one).
     let bias = |b: usize, n: usize, i: usize, j: usize| -> f64 {
@@ -396,6 +405,78 @@ mod tests {
             &[ty(DType::F32, &[1, 1, 1, 1])],
         );
         assert!(msg.contains("additive mask"), "{msg}");
+    }
+
+    #[test]
+    fn causal_is_aligned_at_the_top_left() {
+        let causal = |scale: f64| {
+            attrs(&[
+                ("scale", AttrValue::Float(scale)),
+                ("causal", AttrValue::Bool(true)),
+            ])
+        };
+        // q = 0 gives equal scores, so query i's output is the mean of the v rows it sees.
+        // Sq = 2 < Skv = 3: query 0 sees key 0, query 1 keys 0-1 (top-left alignment; a
+        // bottom-right one would give [2, 3] and [3, 4]).
+        let q = t(DType::F32, &[1, 1, 2, 2], &[0.0; 4]);
+        let k = t(DType::F32, &[1, 1, 3, 2], &[0.3, -0.1, 0.2, 0.2, 0.0, 0.5]);
+        let v = t(DType::F32, &[1, 1, 3, 2], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let r = execute(
+            "dit.attention",
+            &causal(0.5),
+            &[Some(&q), Some(&k), Some(&v), None],
+            &[ty(DType::F32, &[1, 1, 2, 2])],
+        )
+        .unwrap();
+        assert_eq!(r[0].to_f64(), vec![1.0, 2.0, 2.0, 3.0]);
+        // Sq = 3 > Skv = 2: the last query sees both keys.
+        let q3 = t(DType::F32, &[1, 1, 3, 2], &[0.0; 6]);
+        let k2 = t(DType::F32, &[1, 1, 2, 2], &[0.3, -0.1, 0.2, 0.2]);
+        let v2 = t(DType::F32, &[1, 1, 2, 2], &[1.0, 2.0, 3.0, 4.0]);
+        let r = execute(
+            "dit.attention",
+            &causal(0.5),
+            &[Some(&q3), Some(&k2), Some(&v2), None],
+            &[ty(DType::F32, &[1, 1, 3, 2])],
+        )
+        .unwrap();
+        assert_eq!(r[0].to_f64(), vec![1.0, 2.0, 2.0, 3.0, 2.0, 3.0]);
+        // Non-zero q: query 1 of 2 weighs keys 0 and 1 by exp(scale·q·k): q1 = [1, 1],
+        // k0·q1 = 0.2, k1·q1 = 0.4, scale 0.5 → weights e^0.1 and e^0.2 over v rows 0 and 1.
+        let q = t(DType::F32, &[1, 1, 2, 2], &[0.0, 0.0, 1.0, 1.0]);
+        let r = execute(
+            "dit.attention",
+            &causal(0.5),
+            &[Some(&q), Some(&k), Some(&v), None],
+            &[ty(DType::F32, &[1, 1, 2, 2])],
+        )
+        .unwrap();
+        let (w0, w1) = (0.1f64.exp(), 0.2f64.exp());
+        let row1 = [
+            (w0 * 1.0 + w1 * 3.0) / (w0 + w1),
+            (w0 * 2.0 + w1 * 4.0) / (w0 + w1),
+        ];
+        close(&r[0].to_f64(), &[1.0, 2.0, row1[0], row1[1]], 1e-6);
+        // causal = false is the unmasked attention.
+        let mut off = causal(0.5);
+        off.insert("causal".into(), AttrValue::Bool(false));
+        let r = execute(
+            "dit.attention",
+            &off,
+            &[Some(&q), Some(&k), Some(&v), None],
+            &[ty(DType::F32, &[1, 1, 2, 2])],
+        )
+        .unwrap();
+        assert_eq!(&r[0].to_f64()[..2], &[3.0, 4.0]);
+        // A causal op with a mask is refused (torch refuses attn_mask with is_causal).
+        let m = ti(DType::I1, &[2, 3], &[0; 6]);
+        let msg = run_err(
+            "dit.attention",
+            &causal(0.5),
+            &[Some(&q), Some(&k), Some(&v), Some(&m)],
+            &[ty(DType::F32, &[1, 1, 2, 2])],
+        );
+        assert!(msg.contains("causal"), "{msg}");
     }
 
     #[test]

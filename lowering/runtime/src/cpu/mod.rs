@@ -188,6 +188,14 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// An optional bool attribute with a default.
+    pub fn attr_bool_or(&self, name: &str, default: bool) -> Res<bool> {
+        match self.attr(name) {
+            None => Ok(default),
+            Some(_) => self.attr_bool(name),
+        }
+    }
+
     /// A required integer attribute.
     pub fn attr_i64(&self, name: &str) -> Res<i64> {
         match self.attr(name) {
