@@ -17,3 +17,19 @@ imp --model qwen_image --blocks 1 -o $OUT/qwen_image_block.mlir
 imp --model hidream --blocks 1 -o $OUT/hidream_double_block.mlir
 imp --model hidream --blocks 0 --single-blocks 1 -o $OUT/hidream_single_block.mlir
 imp --model ltx --blocks 1 -o $OUT/ltx_video_block.mlir
+imp --model flux2 --blocks 1 -o $OUT/flux2_double_block.mlir
+imp --model flux2 --blocks 0 --single-blocks 1 -o $OUT/flux2_single_block.mlir
+imp --model ovis_image --blocks 1 -o $OUT/ovis_image_double_block.mlir
+imp --model ovis_image --blocks 0 --single-blocks 1 -o $OUT/ovis_image_single_block.mlir
+imp --model longcat_image --blocks 1 -o $OUT/longcat_image_double_block.mlir
+imp --model longcat_image --blocks 0 --single-blocks 1 -o $OUT/longcat_image_single_block.mlir
+imp --model z_image --blocks 1 -o $OUT/z_image_block.mlir
+imp --model hunyuan15 --blocks 1 -o $OUT/hunyuan_video15_block.mlir
+imp --model helios --blocks 1 -o $OUT/helios_block.mlir
+imp --model ernie_image --blocks 1 -o $OUT/ernie_image_block.mlir
+imp --model glm_image --blocks 1 -o $OUT/glm_image_block.mlir
+imp --model krea2 --blocks 1 -o $OUT/krea2_block.mlir
+imp --model minimax_h3 --blocks 1 -o $OUT/minimax_h3_block.mlir
+imp --model stable_audio --blocks 1 -o $OUT/stable_audio_block.mlir
+imp --model ltx2 --blocks 1 -o $OUT/ltx2_block.mlir
+imp --model cosmos3 --blocks 1 -o $OUT/cosmos3_block.mlir

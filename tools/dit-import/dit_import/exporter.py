@@ -38,9 +38,13 @@ class Exported:
     param_count: int  # scalar weights
     export_s: float
     decompose_s: float
+    stack: nn.Module | None = None  # the module that was exported (meta device)
+    inputs: list | None = None  # the activations' models.Input, with the dtypes exported
 
 
 class _Lifted(nn.Module):
+    """The stack as a function of (activations..., weights...): what is exported."""
+
     def __init__(self, stack, n_inputs, names):
         super().__init__()
         self.stack = stack
@@ -58,9 +62,24 @@ DROP_TARGETS = {
 }
 
 
-def export(family: models.Family, double: int, single: int, options: dict) -> Exported:
+def as_dtype(inputs: list, dtype: torch.dtype | None) -> list:
+    """The activations with every real floating-point dtype replaced by `dtype` (None: as is)."""
+    if dtype is None:
+        return list(inputs)
+    return [
+        dataclasses.replace(i, dtype=dtype) if i.dtype.is_floating_point else i for i in inputs
+    ]
+
+
+def export(
+    family: models.Family, double: int, single: int, options: dict, dtype: torch.dtype | None = None
+) -> Exported:
+    """Export the stack; `dtype` (e.g. torch.float32) casts every floating-point weight and
+    activation to it first (golden references' f32 graphs); None keeps the model's dtypes."""
     stack = family.build(double, single, **options)
-    inputs = family.inputs(double, single, **options)
+    if dtype is not None:
+        stack = stack.to(dtype)
+    inputs = as_dtype(family.inputs(double, single, **options), dtype)
     tensors = list(stack.named_parameters()) + list(stack.named_buffers())
     names = [n for n, _ in tensors]
     mode = FakeTensorMode()
@@ -87,4 +106,6 @@ def export(family: models.Family, double: int, single: int, options: dict) -> Ex
         param_count=sum(t.numel() for _, t in tensors),
         export_s=t1 - t0,
         decompose_s=t2 - t1,
+        stack=stack,
+        inputs=inputs,
     )

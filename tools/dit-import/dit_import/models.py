@@ -14,6 +14,7 @@ and ends up in the header of every generated file.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 from typing import Callable
@@ -27,14 +28,46 @@ F32 = torch.float32
 
 @dataclasses.dataclass
 class Input:
+    """One activation argument of a stack (the arguments before the weights).
+
+    `fill` says how golden generation (dit_import/golden.py) fills it with valid values; the
+    importer itself never reads it. None: standard normal values. Otherwise one of
+      "rope_cos[:G]" / "rope_sin[:G]"  cos / sin of random angles, each angle repeated twice
+                                       along the last dim (repeat_interleave(2): the layout of
+                                       FLUX, Wan, Hunyuan, LTX and the real-form Qwen tables);
+                                       inputs of one group G with the same shape share angles
+      "rope_rot[:G]"                   HiDream's freqs_cis [..., D/2, 2, 2]: the rotation
+                                       matrices [[cos, -sin], [sin, cos]] of random angles
+      "rope_complex[:G]"               complex exp(i * angle) (Qwen's complex form)
+      "key_mask:N"                     bool, True everywhere but the last N positions of the
+                                       last dim (padded text keys, as the models build them)
+      "key_bias:N"                     additive mask: 0, and -10000 on the last N positions
+    """
+
     name: str
     shape: tuple
     dtype: torch.dtype
     doc: str
+    fill: str | None = None
 
 
 @dataclasses.dataclass
 class Family:
+    """A model family: how to build its block stack and what its arguments are.
+
+    Fields a new family must also fill to get golden references (tools/dit-import/README.md,
+    "Golden references"):
+      widths   the module-level dict its builder and inputs function read (FLUX, SD35, ...),
+               the very object, not a copy: `widths_of` changes it in place while a golden is
+               generated, so the builder must read it at call time (`c = FLUX` inside build).
+      reduced  overrides of `widths` for golden references: about dim 32, 2 heads, head_dim 16,
+               ~16 image/video + ~8 text tokens, chosen so that the family's structure stays
+               valid (head_dim vs RoPE width, qk-norm, experts and top-k, FFN dims, ...).
+               A family with an empty `reduced` gets no goldens.
+    Inputs that need valid values (RoPE tables, masks) say so with `Input.fill`; golden
+    generation fills every other floating-point input with standard normal values.
+    """
+
     name: str  # --model value
     title: str  # human name
     checkpoint: str  # the checkpoint whose config the widths come from
@@ -49,6 +82,8 @@ class Family:
     outputs: list  # names of the stack's results
     notes: list  # what is left out / substituted
     last_block_variant: str | None = None  # what --full-depth does differently at the end
+    widths: dict = dataclasses.field(default_factory=dict)  # the builder's config dict (see above)
+    reduced: dict = dataclasses.field(default_factory=dict)  # overrides of widths for goldens
 
 
 FAMILIES: dict[str, Family] = {}
@@ -57,6 +92,29 @@ FAMILIES: dict[str, Family] = {}
 def _register(f: Family) -> Family:
     FAMILIES[f.name] = f
     return f
+
+
+@contextlib.contextmanager
+def widths_of(family: Family, overrides: dict):
+    """Temporarily apply `overrides` to `family.widths` (the dict its builder reads) and to the
+    matching keys of `family.config` (the file header), restoring both on exit.
+
+    Keys that `widths` lacks are refused: a misspelt override would otherwise be silently
+    ignored and the golden built at the wrong widths.
+    """
+    unknown = sorted(set(overrides) - set(family.widths))
+    if unknown:
+        raise KeyError(f"{family.name}: no such width(s) {unknown}; known: {sorted(family.widths)}")
+    saved_w, saved_c = dict(family.widths), dict(family.config)
+    try:
+        family.widths.update(overrides)
+        family.config.update({k: v for k, v in overrides.items() if k in family.config})
+        yield family.widths
+    finally:
+        family.widths.clear()
+        family.widths.update(saved_w)
+        family.config.clear()
+        family.config.update(saved_c)
 
 
 def _meta_build(fn):
@@ -134,8 +192,8 @@ def _flux_inputs(d, s, **options):
         Input("hidden_states", (1, c["img_tokens"], c["dim"]), BF16, "image tokens after x_embedder"),
         Input("encoder_hidden_states", (1, c["txt_tokens"], c["dim"]), BF16, "T5 tokens after context_embedder"),
         Input("temb", (1, c["dim"]), BF16, "time + guidance + pooled-text embedding"),
-        Input("rope_cos", (joint, c["head_dim"]), F32, "FluxPosEmbed cos, text positions first"),
-        Input("rope_sin", (joint, c["head_dim"]), F32, "FluxPosEmbed sin"),
+        Input("rope_cos", (joint, c["head_dim"]), F32, "FluxPosEmbed cos, text positions first", "rope_cos"),
+        Input("rope_sin", (joint, c["head_dim"]), F32, "FluxPosEmbed sin", "rope_sin"),
     ]
 
 
@@ -152,6 +210,8 @@ _register(
         single_kind="FluxSingleTransformerBlock (single-stream block)",
         build=_meta_build(FluxStack),
         inputs=_flux_inputs,
+        widths=FLUX,
+        reduced=dict(dim=32, heads=2, head_dim=16, img_tokens=16, txt_tokens=8),
         outputs=["encoder_hidden_states", "hidden_states"],
         notes=[
             "1024x1024 image: 64x64 latent, 2x2 patches = 4096 image tokens; 512 T5 tokens",
@@ -229,6 +289,8 @@ _register(
         single_kind=None,
         build=_meta_build(SD35Stack),
         inputs=_sd35_inputs,
+        widths=SD35,
+        reduced=dict(dim=32, heads=2, head_dim=16, img_tokens=16, txt_tokens=8),
         outputs=["encoder_hidden_states", "hidden_states"],
         notes=[
             "1024x1024 image: 128x128 latent, 2x2 patches = 4096 tokens; text 77 CLIP + 256 T5 = 333",
@@ -293,8 +355,8 @@ def _wan_inputs(d, s, **options):
         Input("hidden_states", (1, c["video_tokens"], c["dim"]), BF16, "video tokens after patch_embedding"),
         Input("encoder_hidden_states", (1, c["txt_tokens"], c["dim"]), BF16, "UMT5 tokens after condition_embedder"),
         Input("timestep_proj", (1, 6, c["dim"]), BF16, "condition_embedder timestep_proj, unflattened to (6, dim)"),
-        Input("rope_cos", (1, c["video_tokens"], 1, c["head_dim"]), F32, "WanRotaryPosEmbed cos"),
-        Input("rope_sin", (1, c["video_tokens"], 1, c["head_dim"]), F32, "WanRotaryPosEmbed sin"),
+        Input("rope_cos", (1, c["video_tokens"], 1, c["head_dim"]), F32, "WanRotaryPosEmbed cos", "rope_cos"),
+        Input("rope_sin", (1, c["video_tokens"], 1, c["head_dim"]), F32, "WanRotaryPosEmbed sin", "rope_sin"),
     ]
 
 
@@ -311,6 +373,8 @@ _register(
         single_kind=None,
         build=_meta_build(WanStack),
         inputs=_wan_inputs,
+        widths=WAN,
+        reduced=dict(dim=32, heads=2, head_dim=16, ffn_dim=64, video_tokens=16, txt_tokens=8),
         outputs=["hidden_states"],
         notes=[
             "a small video: 1 latent frame x 30 x 52 = 1560 tokens (480x832; real runs have 21 frames, "
@@ -377,9 +441,15 @@ def _hunyuan_inputs(d, s, **options):
             "encoder_hidden_states", (1, c["txt_tokens"], c["dim"]), BF16, "text tokens after context_embedder"
         ),
         Input("temb", (1, c["dim"]), BF16, "time_text_embed output"),
-        Input("attention_mask", (1, 1, 1, joint), torch.bool, "[B,1,1,N] mask the model builds, video first"),
-        Input("rope_cos", (c["video_tokens"], c["head_dim"]), F32, "HunyuanVideoRotaryPosEmbed cos"),
-        Input("rope_sin", (c["video_tokens"], c["head_dim"]), F32, "HunyuanVideoRotaryPosEmbed sin"),
+        Input(
+            "attention_mask",
+            (1, 1, 1, joint),
+            torch.bool,
+            "[B,1,1,N] mask the model builds, video first",
+            f"key_mask:{max(1, c['txt_tokens'] // 4)}",
+        ),
+        Input("rope_cos", (c["video_tokens"], c["head_dim"]), F32, "HunyuanVideoRotaryPosEmbed cos", "rope_cos"),
+        Input("rope_sin", (c["video_tokens"], c["head_dim"]), F32, "HunyuanVideoRotaryPosEmbed sin", "rope_sin"),
     ]
 
 
@@ -396,6 +466,8 @@ _register(
         single_kind="HunyuanVideoSingleTransformerBlock (single-stream block)",
         build=_meta_build(HunyuanStack),
         inputs=_hunyuan_inputs,
+        widths=HUNYUAN,
+        reduced=dict(dim=32, heads=2, head_dim=16, video_tokens=16, txt_tokens=8),
         outputs=["hidden_states", "encoder_hidden_states"],
         notes=[
             "29 frames at 256x256: 8x32x32 latent, 1x2x2 patches = 2048 video tokens; 256 text tokens",
@@ -482,15 +554,27 @@ def _qwen_inputs(d, s, qwen_rope="real", **options):
     ]
     if rope == "real":
         ins += [
-            Input("img_rope_cos", (c["img_tokens"], 1, hd), F32, "real part of QwenEmbedRope img freqs, repeat_interleave(2)"),
-            Input("img_rope_sin", (c["img_tokens"], 1, hd), F32, "imaginary part, repeat_interleave(2)"),
-            Input("txt_rope_cos", (c["txt_tokens"], 1, hd), F32, "real part of QwenEmbedRope txt freqs, repeat_interleave(2)"),
-            Input("txt_rope_sin", (c["txt_tokens"], 1, hd), F32, "imaginary part, repeat_interleave(2)"),
+            Input(
+                "img_rope_cos",
+                (c["img_tokens"], 1, hd),
+                F32,
+                "real part of QwenEmbedRope img freqs, repeat_interleave(2)",
+                "rope_cos:img",
+            ),
+            Input("img_rope_sin", (c["img_tokens"], 1, hd), F32, "imaginary part, repeat_interleave(2)", "rope_sin:img"),
+            Input(
+                "txt_rope_cos",
+                (c["txt_tokens"], 1, hd),
+                F32,
+                "real part of QwenEmbedRope txt freqs, repeat_interleave(2)",
+                "rope_cos:txt",
+            ),
+            Input("txt_rope_sin", (c["txt_tokens"], 1, hd), F32, "imaginary part, repeat_interleave(2)", "rope_sin:txt"),
         ]
     else:
         ins += [
-            Input("img_freqs", (c["img_tokens"], hd // 2), torch.complex64, "QwenEmbedRope img freqs"),
-            Input("txt_freqs", (c["txt_tokens"], hd // 2), torch.complex64, "QwenEmbedRope txt freqs"),
+            Input("img_freqs", (c["img_tokens"], hd // 2), torch.complex64, "QwenEmbedRope img freqs", "rope_complex:img"),
+            Input("txt_freqs", (c["txt_tokens"], hd // 2), torch.complex64, "QwenEmbedRope txt freqs", "rope_complex:txt"),
         ]
     return ins
 
@@ -508,6 +592,8 @@ _register(
         single_kind=None,
         build=_meta_build(QwenStack),
         inputs=_qwen_inputs,
+        widths=QWEN,
+        reduced=dict(dim=32, heads=2, head_dim=16, img_tokens=16, txt_tokens=8),
         outputs=["encoder_hidden_states", "hidden_states"],
         notes=[
             "1024x1024 image: 4096 image tokens; 256 text tokens; no text padding, so the pipeline "
@@ -534,7 +620,25 @@ HIDREAM = dict(
     img_tokens=4096,
     t5_tokens=128,
     llama_tokens=128,
+    # HiDreamImageFeedForwardSwiGLU's multiple_of (diffusers' default, which the model uses):
+    # hidden = multiple_of * ceil(int(2/3 * 4 * dim) / multiple_of). Only golden references
+    # change it, to keep their expert weights small.
+    ffn_multiple_of=256,
 )
+
+
+@contextlib.contextmanager
+def _swiglu_multiple_of(m):
+    """Construct HiDreamImageFeedForwardSwiGLU with multiple_of=m: the blocks build their FFNs
+    (routed experts, shared expert, ff_t) without passing it, so its default is swapped."""
+    from diffusers.models.transformers.transformer_hidream_image import HiDreamImageFeedForwardSwiGLU as F
+
+    saved = F.__init__.__defaults__
+    try:
+        F.__init__.__defaults__ = (m,) + saved[1:]
+        yield
+    finally:
+        F.__init__.__defaults__ = saved
 
 
 class GroupedMoE(nn.Module):
@@ -588,6 +692,30 @@ class GroupedMoE(nn.Module):
         return y + self.shared_experts(identity)
 
 
+def grouped_moe_vs_diffusers(gm: GroupedMoE, params: dict, x: torch.Tensor) -> float:
+    """max |GroupedMoE(x) - MOEFeedForwardSwiGLU(x)|: the substitution checked on real values.
+
+    `params` maps gm's parameter names (gate.weight, experts_w13, ...) to tensors; diffusers'
+    module gets the same weights unstacked (experts[e].w1 = experts_w13[e][:, :N].T, w3 = the
+    rest, w2 = experts_w2[e].T) and runs its own eval path, moe_infer.
+    """
+    from diffusers.models.transformers.transformer_hidream_image import MOEFeedForwardSwiGLU
+
+    w13, w2 = params["experts_w13"], params["experts_w2"]
+    n_exp, dim, hidden = w13.shape[0], w13.shape[1], w13.shape[2] // 2
+    ref = {k: v for k, v in params.items() if not k.startswith("experts_")}
+    for e in range(n_exp):
+        ref[f"experts.{e}.w1.weight"] = w13[e][:, :hidden].T.contiguous()
+        ref[f"experts.{e}.w3.weight"] = w13[e][:, hidden:].T.contiguous()
+        ref[f"experts.{e}.w2.weight"] = w2[e].T.contiguous()
+    with _swiglu_multiple_of(HIDREAM["ffn_multiple_of"]), torch.device("meta"):
+        moe = MOEFeedForwardSwiGLU(dim, 4 * dim, n_exp, gm.top_k).eval()
+    with torch.no_grad():
+        want = torch.func.functional_call(moe, ref, (x,), strict=True)
+        got = torch.func.functional_call(gm, params, (x,), strict=True)
+    return float((want.double() - got.double()).abs().max())
+
+
 class HiDreamStack(nn.Module):
     """HiDreamImageTransformer2DModel.forward's two block loops (square image: no masks)."""
 
@@ -607,12 +735,13 @@ class HiDreamStack(nn.Module):
             num_routed_experts=c["num_routed_experts"],
             num_activated_experts=c["num_activated_experts"],
         )
-        self.double_stream_blocks = nn.ModuleList(
-            [HiDreamBlock(HiDreamImageTransformerBlock(**kw)) for _ in range(n_double)]
-        )
-        self.single_stream_blocks = nn.ModuleList(
-            [HiDreamBlock(HiDreamImageSingleTransformerBlock(**kw)) for _ in range(n_single)]
-        )
+        with _swiglu_multiple_of(c["ffn_multiple_of"]):
+            self.double_stream_blocks = nn.ModuleList(
+                [HiDreamBlock(HiDreamImageTransformerBlock(**kw)) for _ in range(n_double)]
+            )
+            self.single_stream_blocks = nn.ModuleList(
+                [HiDreamBlock(HiDreamImageSingleTransformerBlock(**kw)) for _ in range(n_single)]
+            )
         for b in list(self.double_stream_blocks) + list(self.single_stream_blocks):
             b.block.ff_i = GroupedMoE(b.block.ff_i)
 
@@ -669,7 +798,7 @@ def _hidream_inputs(d, s, **options):
             "the Llama layer each block appends (encoder_hidden_states[block_id]), stacked",
         ),
         Input("temb", (1, c["dim"]), BF16, "t_embedder + p_embedder"),
-        Input("rope", (1, joint, 1, c["head_dim"] // 2, 2, 2), F32, "HiDreamImageEmbedND freqs_cis"),
+        Input("rope", (1, joint, 1, c["head_dim"] // 2, 2, 2), F32, "HiDreamImageEmbedND freqs_cis", "rope_rot"),
     ]
 
 
@@ -686,6 +815,14 @@ _register(
         single_kind="HiDreamImageSingleTransformerBlock (single-stream block, MoE FFN)",
         build=_meta_build(HiDreamStack),
         inputs=_hidream_inputs,
+        widths=HIDREAM,
+        # The other families' width. 4 experts x 3 matrices x dim x hidden dominate the
+        # golden's size (at dim 64 with multiple_of 256: 1.6 MB per dtype and block kind), so
+        # multiple_of 16 keeps hidden = int(2/3 * 4 * dim) rounded up (96 here); 4 experts
+        # with top-2 keep the routing real (each token picks 2 of 4).
+        reduced=dict(
+            dim=32, heads=2, head_dim=16, ffn_multiple_of=16, img_tokens=16, t5_tokens=4, llama_tokens=4
+        ),
         outputs=["hidden_states", "encoder_hidden_states"],
         notes=[
             "1024x1024 image: 4096 image tokens; text 128 T5 + 128 Llama (last layer) tokens, plus "
@@ -760,13 +897,14 @@ def _ltx_inputs(d, s, **options):
         Input("hidden_states", (1, c["video_tokens"], c["dim"]), BF16, "video tokens after proj_in"),
         Input("encoder_hidden_states", (1, c["txt_tokens"], c["dim"]), BF16, "T5 tokens after caption_projection"),
         Input("temb", (1, 1, 6 * c["dim"]), BF16, "time_embed output viewed [B, 1, 6*dim]"),
-        Input("rope_cos", (1, c["video_tokens"], c["dim"]), F32, "LTXVideoRotaryPosEmbed cos"),
-        Input("rope_sin", (1, c["video_tokens"], c["dim"]), F32, "LTXVideoRotaryPosEmbed sin"),
+        Input("rope_cos", (1, c["video_tokens"], c["dim"]), F32, "LTXVideoRotaryPosEmbed cos", "rope_cos"),
+        Input("rope_sin", (1, c["video_tokens"], c["dim"]), F32, "LTXVideoRotaryPosEmbed sin", "rope_sin"),
         Input(
             "encoder_attention_mask",
             (1, 1, c["txt_tokens"]),
             BF16,
             "(1 - mask) * -10000 bias the model builds from the text mask",
+            f"key_bias:{max(1, c['txt_tokens'] // 4)}",
         ),
     ]
 
@@ -784,6 +922,8 @@ _register(
         single_kind=None,
         build=_meta_build(LTXStack),
         inputs=_ltx_inputs,
+        widths=LTX,
+        reduced=dict(dim=32, heads=2, head_dim=16, cross_attention_dim=32, video_tokens=16, txt_tokens=8),
         outputs=["hidden_states"],
         notes=[
             "121 frames at 512x768: 16x16x24 latent, patch 1 = 6144 video tokens; 128 T5 tokens",
@@ -807,3 +947,4 @@ def depth_for(family: Family, blocks: int | None, single: int | None, full: bool
 
 def attention_scale(head_dim):
     return 1.0 / math.sqrt(head_dim)
+from . import families_extra  # noqa: E402,F401  (more families: FLUX.2, Z-Image, ...; registers into FAMILIES)

@@ -8,8 +8,12 @@ use dit_runtime::Tensor;
 /// The least cosine similarity a transformed graph's output may have against the original.
 pub const MIN_COSINE: f64 = 1.0 - 1.0 / 128.0;
 
-/// The inputs of a run: .npy files first, in argument order, then seeded random values.
+/// The inputs of a run: .npy files first, in argument order, then the golden directory's
+/// `in_<i>.npy` (`--reference-npy`), raw files (`--input-dir`) or seeded random values.
 fn inputs(job: &Job, signature: &Signature) -> Result<Vec<Tensor>, String> {
+    if let Some(dir) = &job.options.reference_npy {
+        crate::golden::check_input_count(dir, &signature.name, signature.inputs.len())?;
+    }
     if job.options.npy_inputs.len() > signature.inputs.len() {
         return Err(format!(
             "<command line>: error: {} --input-npy files for {} inputs",
@@ -22,19 +26,26 @@ fn inputs(job: &Job, signature: &Signature) -> Result<Vec<Tensor>, String> {
         .iter()
         .zip(&signature.roles)
         .enumerate()
-        .map(
-            |(i, (ty, role))| match (job.options.npy_inputs.get(i), &job.options.input_dir) {
-                (Some(path), _) => crate::npy::read(path, ty),
-                (None, Some(dir)) => crate::inputs::read_raw(&format!("{dir}/in_{i}.bin"), ty),
-                (None, None) => Ok(crate::inputs::random(
+        .map(|(i, (ty, role))| {
+            match (
+                job.options.npy_inputs.get(i),
+                &job.options.reference_npy,
+                &job.options.input_dir,
+            ) {
+                (Some(path), _, _) => crate::npy::read(path, ty),
+                (None, Some(dir), _) => crate::golden::read_input(dir, &signature.name, i, ty),
+                (None, None, Some(dir)) => {
+                    crate::inputs::read_raw(&format!("{dir}/in_{i}.bin"), ty)
+                }
+                (None, None, None) => Ok(crate::inputs::random(
                     ty,
                     role,
                     job.options.seed,
                     i,
                     job.options.input_range,
                 )),
-            },
-        )
+            }
+        })
         .collect::<Result<Vec<_>, String>>()
         .and_then(|inputs| save_inputs(job, &inputs).map(|_| inputs))
 }
@@ -192,6 +203,18 @@ pub fn run_and_compare(job: &Job, text: &str, reference: Option<&str>) -> Result
         }
     };
     save_outputs(job, &candidate.outputs)?;
+    report_agreement(job, &signature, &baseline, &candidate, &label)
+}
+
+/// Prints the agreement of every output of `candidate` with `baseline`; an error naming the
+/// outputs whose cosine is under 1 - 2^-7 or that have non-finite values.
+fn report_agreement(
+    job: &Job,
+    signature: &Signature,
+    baseline: &jit::Outcome,
+    candidate: &jit::Outcome,
+    label: &str,
+) -> Result<(), String> {
     println!(
         "@{}: reference {} kernels, {label} {} kernels ({})",
         signature.name, baseline.kernels, candidate.kernels, candidate.measured
@@ -247,6 +270,91 @@ pub fn run_and_compare(job: &Job, text: &str, reference: Option<&str>) -> Result
             label,
             failures.join("; ")
         ))
+    }
+}
+
+/// `--reference-npy DIR`: runs the module as given on the golden inputs and judges every
+/// output against torch eager's (see [`crate::golden`]); with `--compare-unfused` also runs
+/// it after `--pipeline`, compares the two as `--compare-unfused` alone does, and judges the
+/// fused outputs by the fused rule. Every verdict is printed; an error lists the failing ones.
+pub fn run_golden(job: &Job, text: &str, dir: &str) -> Result<(), String> {
+    let signature = jit::read_signature(job, text)?;
+    // A golden file that does not fit a graph whose dynamic dims were specialized most likely
+    // wants another --dynamic-dim: say what they ran as.
+    let hint = |e: String| {
+        if text.contains("// dit-run: specialized") {
+            format!(
+                "{e}\nnote: the module's dynamic dims ('?') ran as --dynamic-dim={}; the golden files may need another size",
+                job.options.dynamic_dim
+            )
+        } else {
+            e
+        }
+    };
+    let golden = crate::golden::load(dir, &signature.name, &signature.outputs).map_err(hint)?;
+    let inputs = inputs(job, &signature).map_err(hint)?;
+    let r = &golden.reference;
+    println!(
+        "@{}: golden reference {dir} (case {}, {}, torch {})",
+        signature.name,
+        if r.case.is_empty() { "?" } else { &r.case },
+        if r.dtype.is_empty() { "?" } else { &r.dtype },
+        if r.torch.is_empty() { "?" } else { &r.torch }
+    );
+    let unfused = jit::execute(job, text, &[], &inputs)?;
+    let mut verdicts = Vec::new();
+    let judge_all = |outcome: &jit::Outcome, stage: &crate::golden::Stage| {
+        outcome
+            .outputs
+            .iter()
+            .zip(&golden.outputs)
+            .enumerate()
+            .map(|(j, (t, g))| crate::golden::judge(&signature.name, j, g, t, stage))
+            .collect::<Vec<_>>()
+    };
+    // Printed as soon as judged: a pipeline failure below still leaves the unfused verdicts.
+    let print = |vs: &[crate::golden::Verdict]| vs.iter().for_each(|v| println!("{}", v.line));
+    verdicts.extend(judge_all(&unfused, &crate::golden::Stage::Unfused));
+    print(&verdicts);
+    let mut errors = Vec::new();
+    if job.options.compare_unfused {
+        let steps = jit::pipeline_steps(&job.options.pipeline)?;
+        let fused = jit::execute(job, text, &steps, &inputs)?;
+        save_outputs(job, &fused.outputs)?;
+        if let Err(e) = report_agreement(job, &signature, &unfused, &fused, &job.options.pipeline) {
+            errors.push(e);
+        }
+        let substitutions = crate::golden::substitutions(&unfused.ops, &fused.ops);
+        let fused_verdicts = judge_all(
+            &fused,
+            &crate::golden::Stage::Fused {
+                pipeline: &job.options.pipeline,
+                substitutions: &substitutions,
+            },
+        );
+        print(&fused_verdicts);
+        verdicts.extend(fused_verdicts);
+    } else {
+        save_outputs(job, &unfused.outputs)?;
+    }
+    let failed: Vec<&str> = verdicts
+        .iter()
+        .filter(|v| !v.ok)
+        .map(|v| v.what.as_str())
+        .collect();
+    if !failed.is_empty() {
+        errors.push(format!(
+            "dit-run: error: @{}: {} of {} verdicts against the golden reference {dir} FAIL: {}",
+            signature.name,
+            failed.len(),
+            verdicts.len(),
+            failed.join(", ")
+        ));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
     }
 }
 

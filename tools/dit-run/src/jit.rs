@@ -43,6 +43,9 @@ pub struct Outcome {
     /// per-call entry, and bytes pre-packed.
     pub measured: Measured,
     pub outputs: Vec<Tensor>,
+    /// The names of the ops in the module run, after the pipeline and before lowering (what
+    /// `--reference-npy` reads the fused graph's formula substitutions from).
+    pub ops: std::collections::BTreeSet<String>,
 }
 
 /// Launch counts the runtime measured while the lowered program ran.
@@ -335,6 +338,10 @@ pub fn execute(
     if !steps.is_empty() && dit_passes::run_pipeline(&mut module, steps, &pipeline).is_err() {
         return Err(fail("the pipeline failed"));
     }
+    let mut ops = std::collections::BTreeSet::new();
+    Op(module.as_operation().to_raw()).walk(&mut |op| {
+        ops.insert(op.name());
+    });
     // Kernels of the function run, not of the whole module.
     let kernels = dit_passes::cost::measure_functions(
         Op(module.as_operation().to_raw()),
@@ -375,6 +382,7 @@ pub fn execute(
         kernels,
         measured,
         outputs,
+        ops,
     })
 }
 

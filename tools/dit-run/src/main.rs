@@ -1,9 +1,11 @@
 //! dit-run: runs a module's entry function on seeded random inputs (or .npy files) through the
 //! lowering (dit-lower-to-aclnn), upstream MLIR to LLVM, and inkwell's JIT on the runtime's
 //! CPU reference backend; with `--compare-unfused` (or `--reference`) it runs two versions on
-//! the same inputs and checks every output numerically.
+//! the same inputs and checks every output numerically; with `--reference-npy DIR` it judges
+//! the outputs against torch eager's, saved as a golden reference directory.
 
 mod compare;
+mod golden;
 mod inputs;
 mod jit;
 mod npy;
@@ -35,6 +37,9 @@ pub struct Options {
     /// Per-call entry runs after the one init entry (each must give the same outputs).
     pub calls: usize,
     pub print_outputs: bool,
+    /// A golden reference directory: inputs from `in_<i>.npy`, every output judged against
+    /// torch eager's `out_<j>.npy` by the rules of [`golden`].
+    pub reference_npy: Option<String>,
     /// Where to read every input as raw bytes (`in_<i>.bin`), as examples/c/run_model.c does.
     pub input_dir: Option<String>,
     /// Where to write the inputs of the run as raw bytes (`in_<i>.bin`).
@@ -158,6 +163,16 @@ fn command() -> Command {
                 .value_name("DIR")
                 .help("Write every output as DIR/<function>.output<j>.npy (the transformed run's with --compare-unfused)"),
         )
+        .arg(
+            Arg::new("reference-npy")
+                .long("reference-npy")
+                .value_name("DIR")
+                .conflicts_with_all(["reference", "reference-backend", "input-dir", "split-input-file"])
+                .help("Judge the module against torch eager's golden outputs: inputs from DIR/in_<i>.npy (--input-npy still wins for the leading ones), \
+every output j against DIR/out_<j>.npy (bf16: DIR/out_<j>.f32.npy) with DIR/reference.json: max abs err <= 1e-4 x scale \
+(bf16: <= 2 x torch's own bf16 noise + 1e-6 x scale); with --compare-unfused also the module after --pipeline, by cosine >= 1 - 2^-7, \
+naming each formula substitution (dit.fast_gelu). Exits 1 when any verdict fails"),
+        )
         .arg(Arg::new("print-outputs").long("print-outputs").action(ArgAction::SetTrue).help("Print the first values of every output"))
 }
 
@@ -252,6 +267,7 @@ fn main() -> ExitCode {
         print_outputs: matches.get_flag("print-outputs"),
         output_dir: matches.get_one::<String>("output-dir").cloned(),
         input_dir: matches.get_one::<String>("input-dir").cloned(),
+        reference_npy: matches.get_one::<String>("reference-npy").cloned(),
         save_inputs: matches.get_one::<String>("save-inputs").cloned(),
     };
     let input = match options.input.as_str() {
@@ -476,6 +492,21 @@ fn run(options: &Options) -> ExitCode {
         let entries = match &options.entry {
             Some(e) => vec![e.clone()],
             None => match jit::function_names(name, line_offset, chunk) {
+                // A golden directory holds one function's inputs and outputs: @forward (what
+                // dit-import names it), or the module's only function.
+                Ok(names) if options.reference_npy.is_some() && names.len() > 1 => {
+                    if names.iter().any(|n| n == "forward") {
+                        vec!["forward".to_string()]
+                    } else {
+                        eprintln!(
+                            "{name}:{}:1: error: --reference-npy judges one function and the module has {} (none is @forward): name it with --entry",
+                            line_offset + 1,
+                            names.len()
+                        );
+                        ok = false;
+                        continue;
+                    }
+                }
                 Ok(names) => names,
                 Err(e) => {
                     eprintln!("{}", locate(e.trim_end(), name, line_offset));
@@ -512,7 +543,9 @@ fn run(options: &Options) -> ExitCode {
                 ok = false;
                 continue;
             }
-            let result = if options.compare_unfused
+            let result = if let Some(dir) = &options.reference_npy {
+                compare::run_golden(&job, chunk, dir)
+            } else if options.compare_unfused
                 || reference.is_some()
                 || options.reference_backend.is_some()
             {

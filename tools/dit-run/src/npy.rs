@@ -19,8 +19,14 @@ fn descrs(dtype: DType) -> &'static [&'static str] {
     }
 }
 
-/// Reads `path` as a tensor of type `ty`.
+/// Reads `path` as a tensor of type `ty` (an argument).
 pub fn read(path: &str, ty: &TensorType) -> Result<Tensor, String> {
+    read_as(path, ty, "argument")
+}
+
+/// Reads `path` as a tensor of type `ty`; `what` names the tensor it must fit in errors
+/// ("argument", "result 0 of @forward").
+pub fn read_as(path: &str, ty: &TensorType, what: &str) -> Result<Tensor, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: error: cannot read: {e}"))?;
     let bad = |why: &str| format!("{path}: error: not a usable .npy file: {why}");
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
@@ -59,7 +65,7 @@ pub fn read(path: &str, ty: &TensorType) -> Result<Tensor, String> {
         .ok_or_else(|| bad("no descr"))?;
     if !descrs(ty.dtype).contains(&descr) {
         return Err(format!(
-            "{path}: error: dtype '{descr}' does not fit the argument's {}",
+            "{path}: error: dtype '{descr}' does not fit the {what}'s {}",
             ty.dtype.mlir_name()
         ));
     }
@@ -78,7 +84,7 @@ pub fn read(path: &str, ty: &TensorType) -> Result<Tensor, String> {
         .collect::<Result<Vec<_>, _>>()?;
     if shape != ty.shape {
         return Err(format!(
-            "{path}: error: shape {shape:?} does not match the argument's {:?}",
+            "{path}: error: shape {shape:?} does not match the {what}'s {:?}",
             ty.shape
         ));
     }
