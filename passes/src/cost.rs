@@ -372,6 +372,10 @@ pub struct GraphCost {
     pub largest: Option<LargestKernel>,
     /// Uses of dynamic dims no hint bound, each counted as [`DYNAMIC_DIM`].
     pub unbound_dynamic_dims: usize,
+    /// Constants the backend uploads once per device and keeps resident, for kernels that take
+    /// them beside the op's operands (FIA's causal attenMask): no kernel, and not in the
+    /// per-call or pre-pack bytes. One copy serves every use, so the largest is the figure.
+    pub resident_bytes: u64,
 }
 
 /// Values for dynamic dims (`--shape-hint=NAME_OR_INDEX=VALUE`). A hint names a dynamic dim of
@@ -614,6 +618,11 @@ pub fn measure_with(root: Op, hints: &ShapeHints) -> GraphCost {
             }
         }
         if let Placement::PerCall { launches } = placement {
+            if let Some(spec) = library_entry(op) {
+                cost.resident_bytes = cost
+                    .resident_bytes
+                    .max(dit_runtime::kernels::resident_bytes(spec));
+            }
             // A weight the kernel takes in FRACTAL_NZ is re-laid once by the init entry
             // (dit_rt_to_nz, one launch per distinct value): read row-major, written as NZ.
             for v in

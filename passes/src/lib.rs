@@ -10,6 +10,7 @@ pub mod dit_dce;
 pub mod dit_fold_transpose_quant_matmul;
 pub mod dit_fold_transpose_quant_matmul_limit;
 pub mod dit_fuse_patterns;
+pub mod dit_lower_fused_to_linalg;
 pub mod dit_lower_to_aclnn;
 pub mod dit_merge_horizontal;
 pub mod dit_quantize;

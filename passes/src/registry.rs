@@ -261,6 +261,27 @@ mlirTranslateModuleToLLVMIR and LLVM (inkwell).",
         create: |_| Ok(Box::new(crate::dit_lower_to_aclnn::LowerToAclnn)),
     },
     PassInfo {
+        flag: "dit-lower-fused-to-linalg",
+        summary: "Replace the module by one DEVICE func.func in upstream linalg per dit.fused group (bishengir input)",
+        description: "Each dit.fused group becomes `func.func @<kernel>` (captured values as tensor \
+arguments, yielded values as results) with `hacc.entry`, `hacc.function_kind = \
+#hacc.function_kind<DEVICE>` and `hfusion.fusion_kind` (LAST_AXIS_PBR when a row op reduces the last \
+dim, ANY_PB when an operand is broadcast, else PURE_ELEMWISE): the input convention of Huawei's \
+AscendNPU-IR compiler (bishengir). The body uses named linalg ops that LLVM 19 (bishengir 1.2.0) and \
+LLVM 22 both have (add, sub, mul, div, negf, exp, sqrt, rsqrt, tanh, erf, max), linalg.fill for \
+constants, linalg.broadcast (after tensor.collapse_shape of size-1 dims) for numpy broadcasting, \
+linalg.reduce for row sums and maxima, tensor.extract_slice for halves, and linalg.generic over \
+arith.extf / arith.truncf for dit.cast. Lowered: add, sub, mul, div, neg, exp, sqrt, rsqrt, tanh, erf, \
+sigmoid, silu, relu, gelu, fast_gelu, cast, muls_add, silu_mul, swiglu and gelu_mul (last dim), \
+softmax (last dim), rms_norm, layer_norm and ada_layer_norm (statistics in f32). Everything outside \
+the groups is dropped. A group with another op, a dynamic dim or a non-float type is a located error \
+naming the op (every such group is reported). `dit-opt --emit=linalg -o DIR` writes one module per \
+group, DIR/<kernel>.mlir.",
+        options: no_options,
+        verify_after: false,
+        create: |_| Ok(Box::new(crate::dit_lower_fused_to_linalg::LowerFusedToLinalg)),
+    },
+    PassInfo {
         flag: "dit-merge-horizontal",
         summary: "Merge projections of the same input (Q/K/V, gate/up) into one linear and a dit.split",
         description: "Horizontal fusion (issue 5 item 3, seed 004's QKV / FFN fusion). dit.linear ops \

@@ -95,6 +95,8 @@ pub struct ReportSummary {
     /// DDR bytes they move then; not part of `kernels_after` or `ddr_bytes_after`.
     pub prepack_kernels_after: usize,
     pub prepack_bytes_after: u64,
+    /// Constants uploaded once per device and kept resident (FIA's causal attenMask), after.
+    pub resident_bytes_after: u64,
     /// DDR bytes all kernels read and write, before and after.
     pub ddr_bytes_before: u64,
     pub ddr_bytes_after: u64,
@@ -154,6 +156,7 @@ impl ReportSummary {
             kernels_after: after.kernels,
             prepack_kernels_after: after.prepack_kernels,
             prepack_bytes_after: after.prepack_bytes,
+            resident_bytes_after: after.resident_bytes,
             ddr_bytes_before: before.ddr_bytes,
             ddr_bytes_after: after.ddr_bytes,
             lower_bound_bytes: after.lower_bound_bytes,
@@ -202,6 +205,13 @@ impl ReportSummary {
             },
             human_bytes(self.prepack_bytes_after)
         ));
+        if self.resident_bytes_after > 0 {
+            out.push_str(&format!(
+                "device-resident constants (uploaded once per device, no kernel): {} (the \
+                 causal attenMask of FusedInferAttentionScore)\n",
+                human_bytes(self.resident_bytes_after)
+            ));
+        }
         let ratio = |b: u64| match self.lower_bound_bytes {
             0 => 0.0,
             bound => b as f64 / bound as f64,

@@ -5,6 +5,8 @@
 // RUN: dit-opt %s --dit-lower-to-aclnn | FileCheck %s
 // RUN: dit-opt %s --target=ascend950 --dit-lower-to-aclnn | FileCheck %s --check-prefix=A5
 // RUN: dit-run %s --print-outputs | FileCheck %s --check-prefix=EXEC
+// The report names the one 2048x2048 INT8 mask the backend keeps resident (no kernel, no operand).
+// RUN: dit-opt %s --fusion-report=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
 // q = 0 gives equal scores, so each query's output is the mean of the v rows it may see:
 // top-left aligned (torch's is_causal), query i sees keys 0..i. 2 queries over 3 keys: [1 2]
@@ -16,6 +18,9 @@
 // CHECK-SAME: dit.launches = 2 : i64
 // A5-DAG: ("aclnnFusedInferAttentionScoreV5\00")
 // A5-DAG: causal\22:true
+// REPORT: kernels: 2 before, 2 after
+// REPORT-NEXT: pre-pack
+// REPORT-NEXT: device-resident constants (uploaded once per device, no kernel): 4.0 MiB
 // EXEC-LABEL: @causal_attention: 2 kernels
 // EXEC: values f32[1,1,2,2]: [1.000000, 2.000000, 2.000000, 3.000000]
 // EXEC: values f32[1,1,3,2]: [1.000000, 2.000000, 2.000000, 3.000000, 2.000000, 3.000000]

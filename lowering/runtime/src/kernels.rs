@@ -234,6 +234,24 @@ pub fn causal_mask() -> Vec<u8> {
     (0..n * n).map(|k| u8::from(k % n > k / n)).collect()
 }
 
+/// Host bytes of the constants an entry's calls take that are no operand of the dit op (today
+/// only [`Arg::CausalMask`]): the backend uploads each once per device and keeps it resident.
+pub fn resident_bytes(spec: &KernelSpec) -> u64 {
+    let calls: &[Call] = match spec.body {
+        Body::Aclnn(calls) => calls,
+        Body::View | Body::NoKernel => &[],
+    };
+    let masks = calls
+        .iter()
+        .flat_map(|c| c.args.iter())
+        .any(|a| matches!(a, Arg::CausalMask));
+    if masks {
+        (CAUSAL_MASK_SIDE * CAUSAL_MASK_SIDE) as u64
+    } else {
+        0
+    }
+}
+
 impl Arg {
     /// The C kind of this argument.
     pub fn kind(&self) -> Kind {

@@ -1,0 +1,786 @@
+//! `dit-lower-fused-to-linalg`: every `dit.fused` group becomes one DEVICE `func.func` in
+//! upstream linalg / tensor / arith, the input convention of Huawei's AscendNPU-IR compiler
+//! (bishengir, see shared/ASCENDNPU_IR.md): `hacc.entry`, `hacc.function_kind<DEVICE>` and the
+//! group's `hfusion.fusion_kind`. Captured values become the tensor arguments, yielded values
+//! the results.
+//!
+//! The body is built as MLIR text and parsed into the module's context (with linalg and tensor
+//! loaded), so it is verified by MLIR before anything is replaced. Only named linalg ops that
+//! exist both in LLVM 19 (bishengir 1.2.0) and in LLVM 22 are used (`linalg.add`, `linalg.exp`,
+//! ..., not the `linalg.elemwise_*` ops LLVM 21 removed nor `linalg.elementwise`, which LLVM 19
+//! lacks). Casts are `linalg.generic` over `arith.extf` / `arith.truncf` (round to nearest
+//! even, the rounding dit.cast and the generated Ascend C kernels use), so no `hfusion` op is
+//! needed.
+
+use crate::registry::{DitPass, PassContext, PassFailed};
+use dit_dialect::diagnostics::emit_error;
+use dit_dialect::ir::{Block, Op, Val};
+use dit_dialect::tensor::{Elem, TensorInfo};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The pass: replaces the module's contents with one DEVICE function per `dit.fused` group.
+pub struct LowerFusedToLinalg;
+
+impl DitPass for LowerFusedToLinalg {
+    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
+        let kernels = lower_module(module)?;
+        let mut text = String::from("module {\n");
+        for k in &kernels {
+            text.push_str(&k.text);
+        }
+        text.push_str("}\n");
+        let parsed = parse_in_context(module, &text).ok_or_else(|| {
+            emit_error(
+                module.location(),
+                "dit-lower-fused-to-linalg: the generated linalg module does not parse (a bug in the pass)",
+            );
+            PassFailed
+        })?;
+        let body = module_block(module);
+        for op in body.ops() {
+            op.erase();
+        }
+        for op in module_block(parsed.0).ops() {
+            op.move_to_end_of(body);
+        }
+        parsed.destroy();
+        Ok(())
+    }
+}
+
+/// One lowered group: its kernel name and the text of its `func.func`.
+#[derive(Clone, Debug)]
+pub struct LinalgKernel {
+    /// The `kernel` attribute of the dit.fused op (the function's symbol).
+    pub name: String,
+    /// `func.func @name(...) ... { ... }`, one function, ready to go inside a `module { }`.
+    pub text: String,
+    /// The `hfusion.fusion_kind` given to it.
+    pub fusion_kind: &'static str,
+}
+
+/// Lowers every dit.fused group under `module`, in walk order. Every group that cannot be
+/// lowered gets a located error naming the op (all of them, not only the first).
+pub fn lower_module(module: Op) -> Result<Vec<LinalgKernel>, PassFailed> {
+    let mut groups = Vec::new();
+    module.walk(&mut |op| {
+        if op.is("dit.fused") {
+            groups.push(op);
+        }
+    });
+    let mut kernels = Vec::new();
+    let mut failed = false;
+    for (i, op) in groups.into_iter().enumerate() {
+        match lower_group(op, i) {
+            Ok(k) => kernels.push(k),
+            Err((at, message)) => {
+                emit_error(
+                    at.location(),
+                    &format!("dit-lower-fused-to-linalg: {message}"),
+                );
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        Err(PassFailed)
+    } else {
+        Ok(kernels)
+    }
+}
+
+/// A module parsed next to the input; destroyed explicitly once its ops have been moved out.
+pub struct ParsedModule(pub Op, mlir_sys::MlirModule);
+
+impl ParsedModule {
+    /// Frees the module (and whatever ops are left in it).
+    pub fn destroy(self) {
+        // SAFETY: the module was created by mlirModuleCreateParse and is destroyed once.
+        unsafe { mlir_sys::mlirModuleDestroy(self.1) }
+    }
+}
+
+/// Parses `text` in `anchor`'s context, with linalg and tensor loaded and unregistered dialects
+/// allowed while parsing (hacc / hfusion attributes have no dialect here). Parse and verifier
+/// errors go to the context's diagnostic handler; `None` when there were any.
+pub fn parse_in_context(anchor: Op, text: &str) -> Option<ParsedModule> {
+    use mlir_sys::*;
+    // SAFETY: the context is alive; the dialect handles are static descriptors owned by MLIR.
+    unsafe {
+        let context = mlirOperationGetContext(anchor.0);
+        mlirDialectHandleLoadDialect(mlirGetDialectHandle__linalg__(), context);
+        mlirDialectHandleLoadDialect(mlirGetDialectHandle__tensor__(), context);
+        let allowed = mlirContextGetAllowUnregisteredDialects(context);
+        mlirContextSetAllowUnregisteredDialects(context, true);
+        let module = mlirModuleCreateParse(context, dit_dialect::ir::string_ref(text));
+        mlirContextSetAllowUnregisteredDialects(context, allowed);
+        if module.ptr.is_null() {
+            return None;
+        }
+        let op = Op(mlirModuleGetOperation(module));
+        if !mlirOperationVerify(op.0) {
+            mlirModuleDestroy(module);
+            return None;
+        }
+        Some(ParsedModule(op, module))
+    }
+}
+
+fn module_block(module: Op) -> Block {
+    module
+        .region_blocks(0)
+        .into_iter()
+        .next()
+        .expect("a builtin.module has one block")
+}
+
+type Failure = (Op, String);
+
+/// A value of the kernel body: its SSA name and type.
+#[derive(Clone, Debug)]
+struct V {
+    name: String,
+    shape: Vec<i64>,
+    elem: Elem,
+}
+
+fn tensor_type(shape: &[i64], elem: &Elem) -> String {
+    let mut s = String::from("tensor<");
+    for d in shape {
+        let _ = write!(s, "{d}x");
+    }
+    let _ = write!(s, "{elem}>");
+    s
+}
+
+impl V {
+    fn ty(&self) -> String {
+        tensor_type(&self.shape, &self.elem)
+    }
+}
+
+/// A float literal MLIR's lexer accepts (it needs a '.' in the mantissa).
+fn float_literal(x: f64) -> String {
+    if x.is_infinite() {
+        return if x < 0.0 { "-inf" } else { "inf" }.to_string();
+    }
+    let s = format!("{x:e}");
+    let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+    if mantissa.contains('.') {
+        format!("{mantissa}e{exponent}")
+    } else {
+        format!("{mantissa}.0e{exponent}")
+    }
+}
+
+/// The bit pattern of -inf in `elem` (the neutral element of a max reduction).
+fn neg_inf_hex(elem: &Elem) -> &'static str {
+    match elem {
+        Elem::F16 => "0xFC00",
+        Elem::BF16 => "0xFF80",
+        _ => "0xFF800000",
+    }
+}
+
+/// Builds the text of one kernel body.
+struct Builder {
+    body: String,
+    next: usize,
+    /// Whether a reduction (row op) was written: the group is then LAST_AXIS_PBR.
+    reduces: bool,
+    /// Whether an operand was broadcast: an elementwise group is then ANY_PB.
+    broadcasts: bool,
+}
+
+impl Builder {
+    fn fresh(&mut self) -> String {
+        self.next += 1;
+        format!("%v{}", self.next - 1)
+    }
+
+    fn line(&mut self, text: String) {
+        self.body.push_str("    ");
+        self.body.push_str(&text);
+        self.body.push('\n');
+    }
+
+    fn empty(&mut self, shape: &[i64], elem: &Elem) -> String {
+        let n = self.fresh();
+        self.line(format!("{n} = tensor.empty() : {}", tensor_type(shape, elem)));
+        n
+    }
+
+    /// A tensor of `shape` filled with `value`.
+    fn splat(&mut self, value: f64, shape: &[i64], elem: &Elem) -> V {
+        let c = self.fresh();
+        self.line(format!("{c} = arith.constant {} : {elem}", float_literal(value)));
+        self.fill(&c, shape, elem)
+    }
+
+    fn fill(&mut self, scalar: &str, shape: &[i64], elem: &Elem) -> V {
+        let e = self.empty(shape, elem);
+        let n = self.fresh();
+        let ty = tensor_type(shape, elem);
+        self.line(format!(
+            "{n} = linalg.fill ins({scalar} : {elem}) outs({e} : {ty}) -> {ty}"
+        ));
+        V {
+            name: n,
+            shape: shape.to_vec(),
+            elem: elem.clone(),
+        }
+    }
+
+    /// A named elementwise op (`linalg.add`, `linalg.exp`, ...) on same-shaped operands.
+    fn named(&mut self, op: &str, ins: &[&V]) -> V {
+        let like = ins[0];
+        let e = self.empty(&like.shape, &like.elem);
+        let n = self.fresh();
+        let names: Vec<&str> = ins.iter().map(|v| v.name.as_str()).collect();
+        let types: Vec<String> = ins.iter().map(|v| v.ty()).collect();
+        let ty = like.ty();
+        self.line(format!(
+            "{n} = linalg.{op} ins({} : {}) outs({e} : {ty}) -> {ty}",
+            names.join(", "),
+            types.join(", ")
+        ));
+        V {
+            name: n,
+            shape: like.shape.clone(),
+            elem: like.elem.clone(),
+        }
+    }
+
+    /// A binary op with numpy broadcasting of both operands to `shape`.
+    fn binary(&mut self, op: &str, a: &V, b: &V, shape: &[i64]) -> Result<V, String> {
+        let a = self.broadcast(a, shape)?;
+        let b = self.broadcast(b, shape)?;
+        Ok(self.named(op, &[&a, &b]))
+    }
+
+    fn scalar_op(&mut self, op: &str, x: &V, value: f64) -> V {
+        let c = self.splat(value, &x.shape, &x.elem);
+        self.named(op, &[x, &c])
+    }
+
+    /// `x` broadcast (numpy rules: missing leading dims and size-1 dims) to `shape`: size-1
+    /// dims that grow are collapsed away, then `linalg.broadcast` adds every grown dim.
+    fn broadcast(&mut self, x: &V, shape: &[i64]) -> Result<V, String> {
+        if x.shape == shape {
+            return Ok(x.clone());
+        }
+        if x.shape.len() > shape.len() {
+            return Err(format!(
+                "operand shape {:?} has more dims than the result {shape:?}",
+                x.shape
+            ));
+        }
+        let off = shape.len() - x.shape.len();
+        // For each dim of x: kept (same size) or grown (size 1 under a larger result dim).
+        let mut kept = Vec::new();
+        for (j, &d) in x.shape.iter().enumerate() {
+            if d == shape[j + off] {
+                kept.push(j);
+            } else if d != 1 {
+                return Err(format!(
+                    "operand shape {:?} does not broadcast to {shape:?}",
+                    x.shape
+                ));
+            }
+        }
+        let mut src = x.clone();
+        if kept.len() < x.shape.len() {
+            // Reassociation: each dropped size-1 dim joins the next kept dim (or the last one).
+            let mut groups: Vec<Vec<usize>> = kept.iter().map(|_| Vec::new()).collect();
+            let mut k = 0;
+            for j in 0..x.shape.len() {
+                if !groups.is_empty() {
+                    let g = k.min(groups.len() - 1);
+                    groups[g].push(j);
+                }
+                if kept.get(k) == Some(&j) {
+                    k += 1;
+                }
+            }
+            let reassoc: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    let idx: Vec<String> = g.iter().map(|i| i.to_string()).collect();
+                    format!("[{}]", idx.join(", "))
+                })
+                .collect();
+            let new_shape: Vec<i64> = kept.iter().map(|&j| x.shape[j]).collect();
+            let n = self.fresh();
+            self.line(format!(
+                "{n} = tensor.collapse_shape {} [{}] : {} into {}",
+                x.name,
+                reassoc.join(", "),
+                x.ty(),
+                tensor_type(&new_shape, &x.elem)
+            ));
+            src = V {
+                name: n,
+                shape: new_shape,
+                elem: x.elem.clone(),
+            };
+        }
+        let kept_in_result: Vec<usize> = kept.iter().map(|j| j + off).collect();
+        let added: Vec<String> = (0..shape.len())
+            .filter(|r| !kept_in_result.contains(r))
+            .map(|r| r.to_string())
+            .collect();
+        self.broadcasts = true;
+        let e = self.empty(shape, &x.elem);
+        let n = self.fresh();
+        let ty = tensor_type(shape, &x.elem);
+        self.line(format!(
+            "{n} = linalg.broadcast ins({} : {}) outs({e} : {ty}) dimensions = [{}]",
+            src.name,
+            src.ty(),
+            added.join(", ")
+        ));
+        Ok(V {
+            name: n,
+            shape: shape.to_vec(),
+            elem: x.elem.clone(),
+        })
+    }
+
+    /// Element type conversion by `arith.extf` / `arith.truncf` (round to nearest even).
+    fn convert(&mut self, x: &V, to: &Elem) -> V {
+        if &x.elem == to {
+            return x.clone();
+        }
+        let bits = |e: &Elem| e.bits().unwrap_or(32);
+        let op = if bits(to) > bits(&x.elem) {
+            "arith.extf"
+        } else {
+            "arith.truncf"
+        };
+        let e = self.empty(&x.shape, to);
+        let n = self.fresh();
+        let map = identity_map(x.shape.len());
+        let iters = vec!["\"parallel\""; x.shape.len()].join(", ");
+        let ty = tensor_type(&x.shape, to);
+        self.line(format!(
+            "{n} = linalg.generic {{indexing_maps = [{map}, {map}], iterator_types = [{iters}]}} ins({} : {}) outs({e} : {ty}) {{",
+            x.name,
+            x.ty()
+        ));
+        self.line(format!(
+            "^bb0(%in: {}, %out: {to}):\n      %c = {op} %in : {} to {to}\n      linalg.yield %c : {to}\n    }} -> {ty}",
+            x.elem, x.elem
+        ));
+        V {
+            name: n,
+            shape: x.shape.clone(),
+            elem: to.clone(),
+        }
+    }
+
+    /// Sum (`arith.addf`) or max (`arith.maximumf`) over the last dim: shape drops it.
+    fn reduce_last(&mut self, x: &V, max: bool) -> V {
+        self.reduces = true;
+        let out_shape = &x.shape[..x.shape.len() - 1];
+        let init = if max {
+            let c = self.fresh();
+            self.line(format!(
+                "{c} = arith.constant {} : {}",
+                neg_inf_hex(&x.elem),
+                x.elem
+            ));
+            self.fill(&c, out_shape, &x.elem)
+        } else {
+            self.splat(0.0, out_shape, &x.elem)
+        };
+        let n = self.fresh();
+        let combine = if max { "arith.maximumf" } else { "arith.addf" };
+        let ty = tensor_type(out_shape, &x.elem);
+        self.line(format!(
+            "{n} = linalg.reduce ins({} : {}) outs({} : {ty}) dimensions = [{}]\n      (%in: {e}, %acc: {e}) {{\n        %r = {combine} %in, %acc : {e}\n        linalg.yield %r : {e}\n      }}",
+            x.name,
+            x.ty(),
+            init.name,
+            x.shape.len() - 1,
+            e = x.elem
+        ));
+        V {
+            name: n,
+            shape: out_shape.to_vec(),
+            elem: x.elem.clone(),
+        }
+    }
+
+    /// A per-row value (shape without the last dim) broadcast back along the last dim.
+    fn expand_last(&mut self, row: &V, shape: &[i64]) -> V {
+        self.broadcasts = true;
+        let e = self.empty(shape, &row.elem);
+        let n = self.fresh();
+        let ty = tensor_type(shape, &row.elem);
+        self.line(format!(
+            "{n} = linalg.broadcast ins({} : {}) outs({e} : {ty}) dimensions = [{}]",
+            row.name,
+            row.ty(),
+            shape.len() - 1
+        ));
+        V {
+            name: n,
+            shape: shape.to_vec(),
+            elem: row.elem.clone(),
+        }
+    }
+
+    /// (x - mean) * rsqrt(mean((x - mean)^2) + eps) along the last dim, or, when `center` is
+    /// false, x * rsqrt(mean(x^2) + eps) (RMSNorm).
+    fn normalize(&mut self, x: &V, eps: f64, center: bool) -> V {
+        let width = *x.shape.last().unwrap_or(&1) as f64;
+        let x = if center {
+            let sum = self.reduce_last(x, false);
+            let mean = self.scalar_op("mul", &sum, 1.0 / width);
+            let mean = self.expand_last(&mean, &x.shape);
+            self.named("sub", &[x, &mean])
+        } else {
+            x.clone()
+        };
+        let sq = self.named("mul", &[&x, &x]);
+        let sum = self.reduce_last(&sq, false);
+        let var = self.scalar_op("mul", &sum, 1.0 / width);
+        let var = self.scalar_op("add", &var, eps);
+        let r = self.named("rsqrt", &[&var]);
+        let r = self.expand_last(&r, &x.shape);
+        self.named("mul", &[&x, &r])
+    }
+
+    fn sigmoid(&mut self, x: &V) -> V {
+        let n = self.named("negf", &[x]);
+        let e = self.named("exp", &[&n]);
+        let d = self.scalar_op("add", &e, 1.0);
+        let one = self.splat(1.0, &x.shape, &x.elem);
+        self.named("div", &[&one, &d])
+    }
+
+    fn gelu(&mut self, x: &V, tanh: bool) -> V {
+        let inner = if tanh {
+            // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), PyTorch's approximate="tanh".
+            let x2 = self.named("mul", &[x, x]);
+            let x3 = self.named("mul", &[&x2, x]);
+            let t = self.scalar_op("mul", &x3, 0.044715);
+            let t = self.named("add", &[x, &t]);
+            let t = self.scalar_op("mul", &t, (2.0 / std::f64::consts::PI).sqrt());
+            self.named("tanh", &[&t])
+        } else {
+            // 0.5·x·(1 + erf(x/√2)).
+            let t = self.scalar_op("mul", x, std::f64::consts::FRAC_1_SQRT_2);
+            self.named("erf", &[&t])
+        };
+        let one_plus = self.scalar_op("add", &inner, 1.0);
+        let half = self.scalar_op("mul", x, 0.5);
+        self.named("mul", &[&half, &one_plus])
+    }
+
+    fn unary(&mut self, name: &str, x: &V, op: Op) -> Result<V, String> {
+        Ok(match name {
+            "dit.neg" => self.named("negf", &[x]),
+            "dit.exp" => self.named("exp", &[x]),
+            "dit.sqrt" => self.named("sqrt", &[x]),
+            "dit.rsqrt" => self.named("rsqrt", &[x]),
+            "dit.tanh" => self.named("tanh", &[x]),
+            "dit.erf" => self.named("erf", &[x]),
+            "dit.sigmoid" => self.sigmoid(x),
+            "dit.silu" => {
+                let s = self.sigmoid(x);
+                self.named("mul", &[x, &s])
+            }
+            "dit.relu" => {
+                let zero = self.splat(0.0, &x.shape, &x.elem);
+                self.named("max", &[x, &zero])
+            }
+            "dit.gelu" => {
+                let tanh = match op.attr("approximate").and_then(|a| a.as_str()).as_deref() {
+                    Some("none") => false,
+                    Some("tanh") => true,
+                    other => return Err(format!("approximate {other:?} is not known")),
+                };
+                self.gelu(x, tanh)
+            }
+            // CANN FastGelu, x/(1 + e^(-1.702|x|))·e^(0.851(x - |x|)) (plan.rs), which equals
+            // x·sigmoid(1.702·x) for either sign of x.
+            "dit.fast_gelu" => {
+                let t = self.scalar_op("mul", x, 1.702);
+                let s = self.sigmoid(&t);
+                self.named("mul", &[x, &s])
+            }
+            _ => unreachable!("only called for the unary ops"),
+        })
+    }
+
+    /// The first or second half of the last dim.
+    fn half(&mut self, x: &V, second: bool) -> V {
+        let rank = x.shape.len();
+        let w = x.shape[rank - 1] / 2;
+        let mut shape = x.shape.clone();
+        shape[rank - 1] = w;
+        let offsets: Vec<String> = (0..rank)
+            .map(|i| if i + 1 == rank && second { w } else { 0 }.to_string())
+            .collect();
+        let sizes: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        let n = self.fresh();
+        self.line(format!(
+            "{n} = tensor.extract_slice {}[{}] [{}] [{}] : {} to {}",
+            x.name,
+            offsets.join(", "),
+            sizes.join(", "),
+            vec!["1"; rank].join(", "),
+            x.ty(),
+            tensor_type(&shape, &x.elem)
+        ));
+        V {
+            name: n,
+            shape,
+            elem: x.elem.clone(),
+        }
+    }
+}
+
+fn identity_map(rank: usize) -> String {
+    let dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
+    format!(
+        "affine_map<({}) -> ({})>",
+        dims.join(", "),
+        dims.join(", ")
+    )
+}
+
+/// The static f32/f16/bf16 tensor type of `v`, or why it has none.
+fn static_float(v: Val) -> Result<(Vec<i64>, Elem), String> {
+    let TensorInfo { elem, shape } = v
+        .tensor()
+        .ok_or_else(|| "a value is not a ranked tensor".to_string())?;
+    if !elem.is_float() {
+        return Err(format!(
+            "element type {elem}: only f32, f16 and bf16 are lowered"
+        ));
+    }
+    let shape: Option<Vec<i64>> = shape.into_iter().collect();
+    let shape = shape.ok_or_else(|| "dynamic dims are not lowered yet".to_string())?;
+    Ok((shape, elem))
+}
+
+fn f64_attr(op: Op, name: &str) -> Result<f64, String> {
+    op.attr(name)
+        .and_then(|a| a.as_f64())
+        .ok_or_else(|| format!("attribute {name} is missing"))
+}
+
+/// The operands of `op` by segment: `Some` for a present optional operand, `None` when absent.
+fn segments(op: Op) -> Vec<Option<Val>> {
+    match op
+        .attr("operandSegmentSizes")
+        .and_then(|a| a.as_i32_array())
+    {
+        Some(sizes) => {
+            let mut at = 0usize;
+            sizes
+                .iter()
+                .map(|&n| {
+                    let v = (n > 0).then(|| op.operand(at));
+                    at += n.max(0) as usize;
+                    v
+                })
+                .collect()
+        }
+        None => op.operands().into_iter().map(Some).collect(),
+    }
+}
+
+/// Lowers one group; `index` names it when it has no `kernel` attribute.
+pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
+    let name = op
+        .attr("kernel")
+        .and_then(|a| a.as_str())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| format!("fused_{index}"));
+    let block = op
+        .region_blocks(0)
+        .into_iter()
+        .next()
+        .ok_or_else(|| (op, "dit.fused has no body".to_string()))?;
+    let mut b = Builder {
+        body: String::new(),
+        next: 0,
+        reduces: false,
+        broadcasts: false,
+    };
+    let mut values: HashMap<usize, V> = HashMap::new();
+    let mut args = Vec::new();
+    for (i, a) in block.arguments().into_iter().enumerate() {
+        let (shape, elem) = static_float(a).map_err(|m| (op, format!("{name}: argument #{i}: {m}")))?;
+        let v = V {
+            name: format!("%arg{i}"),
+            shape,
+            elem,
+        };
+        args.push(format!("{}: {}", v.name, v.ty()));
+        values.insert(a.key(), v);
+    }
+    let mut results = Vec::new();
+    for inner in block.ops() {
+        let iname = inner.name();
+        let fail = |m: String| (inner, format!("{name}: '{iname}': {m}"));
+        let get = |v: Val| {
+            values
+                .get(&v.key())
+                .cloned()
+                .ok_or_else(|| fail("an operand is not defined in the group".into()))
+        };
+        if iname == "dit.yield" {
+            for v in inner.operands() {
+                results.push(get(v)?);
+            }
+            break;
+        }
+        if inner.num_results() != 1 {
+            return Err(fail("ops with several results are not lowered yet".into()));
+        }
+        let (shape, elem) = static_float(inner.result(0)).map_err(&fail)?;
+        let ops = segments(inner);
+        let operand = |i: usize| -> Result<V, Failure> {
+            match ops.get(i).copied().flatten() {
+                Some(v) => get(v),
+                None => Err(fail(format!("operand #{i} is missing"))),
+            }
+        };
+        let last_dim_only = |attr: &str| -> Result<(), Failure> {
+            let rank = shape.len() as i64;
+            let dim = inner.attr(attr).and_then(|a| a.as_i64()).unwrap_or(-1);
+            if dim != -1 && dim != rank - 1 {
+                return Err(fail(format!("only the last dim is lowered ({attr} = {dim})")));
+            }
+            Ok(())
+        };
+        let r = match iname.as_str() {
+            "dit.add" | "dit.sub" | "dit.mul" | "dit.div" => {
+                let (x, y) = (operand(0)?, operand(1)?);
+                b.binary(&iname[4..], &x, &y, &shape).map_err(&fail)?
+            }
+            "dit.neg" | "dit.exp" | "dit.sqrt" | "dit.rsqrt" | "dit.tanh" | "dit.erf"
+            | "dit.sigmoid" | "dit.silu" | "dit.relu" | "dit.gelu" | "dit.fast_gelu" => {
+                let x = operand(0)?;
+                b.unary(&iname, &x, inner).map_err(&fail)?
+            }
+            "dit.cast" => {
+                let x = operand(0)?;
+                b.convert(&x, &elem)
+            }
+            "dit.muls_add" => {
+                let scale = f64_attr(inner, "scale").map_err(&fail)?;
+                let (x, y) = (operand(0)?, operand(1)?);
+                let x = b.broadcast(&x, &shape).map_err(&fail)?;
+                let s = b.scalar_op("mul", &x, scale);
+                b.binary("add", &s, &y, &shape).map_err(&fail)?
+            }
+            "dit.silu_mul" => {
+                let (g, u) = (operand(0)?, operand(1)?);
+                let g = b.unary("dit.silu", &g, inner).map_err(&fail)?;
+                b.binary("mul", &g, &u, &shape).map_err(&fail)?
+            }
+            "dit.swiglu" | "dit.gelu_mul" => {
+                let x = operand(0)?;
+                let act = if iname == "dit.swiglu" {
+                    last_dim_only("dim")?;
+                    "dit.silu"
+                } else {
+                    "dit.gelu"
+                };
+                let gate = b.half(&x, false);
+                let up = b.half(&x, true);
+                let g = b.unary(act, &gate, inner).map_err(&fail)?;
+                b.named("mul", &[&g, &up])
+            }
+            "dit.softmax" => {
+                last_dim_only("dim")?;
+                let x = operand(0)?;
+                let wide = b.convert(&x, &Elem::F32);
+                let m = b.reduce_last(&wide, true);
+                let m = b.expand_last(&m, &shape);
+                let d = b.named("sub", &[&wide, &m]);
+                let e = b.named("exp", &[&d]);
+                let s = b.reduce_last(&e, false);
+                let s = b.expand_last(&s, &shape);
+                let y = b.named("div", &[&e, &s]);
+                b.convert(&y, &elem)
+            }
+            "dit.rms_norm" | "dit.layer_norm" | "dit.ada_layer_norm" => {
+                let eps = f64_attr(inner, "epsilon").map_err(&fail)?;
+                // Row statistics in f32 whatever the storage type, as the generated kernels do.
+                let x = operand(0)?;
+                let wide = b.convert(&x, &Elem::F32);
+                let mut y = b.normalize(&wide, eps, iname != "dit.rms_norm");
+                let feature = |b: &mut Builder, v: V, y: &V, op: &str| -> Result<V, Failure> {
+                    let v = b.convert(&v, &Elem::F32);
+                    b.binary(op, y, &v, &shape).map_err(&fail)
+                };
+                match iname.as_str() {
+                    "dit.rms_norm" => {
+                        let g = operand(1)?;
+                        y = feature(&mut b, g, &y, "mul")?;
+                    }
+                    "dit.layer_norm" => {
+                        if let Some(Some(g)) = ops.get(1) {
+                            y = feature(&mut b, get(*g)?, &y, "mul")?;
+                        }
+                        if let Some(Some(bias)) = ops.get(2) {
+                            y = feature(&mut b, get(*bias)?, &y, "add")?;
+                        }
+                    }
+                    _ => {
+                        let (sc, sh) = (operand(1)?, operand(2)?);
+                        let sc = b.convert(&sc, &Elem::F32);
+                        let one_plus = b.scalar_op("add", &sc, 1.0);
+                        y = b.binary("mul", &y, &one_plus, &shape).map_err(&fail)?;
+                        y = feature(&mut b, sh, &y, "add")?;
+                    }
+                }
+                b.convert(&y, &elem)
+            }
+            _ => return Err(fail("this op is not lowered to linalg yet".into())),
+        };
+        if r.shape != shape || r.elem != elem {
+            return Err(fail(format!(
+                "lowered to {} instead of {}",
+                r.ty(),
+                tensor_type(&shape, &elem)
+            )));
+        }
+        values.insert(inner.result(0).key(), r);
+    }
+    let fusion_kind = if b.reduces {
+        "LAST_AXIS_PBR"
+    } else if b.broadcasts {
+        "ANY_PB"
+    } else {
+        "PURE_ELEMWISE"
+    };
+    let result_types: Vec<String> = results.iter().map(|v| v.ty()).collect();
+    let result_names: Vec<&str> = results.iter().map(|v| v.name.as_str()).collect();
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "  func.func @{name}({}) -> ({}) attributes {{hacc.entry, hacc.function_kind = #hacc.function_kind<DEVICE>, hfusion.fusion_kind = #hfusion.fusion_kind<{fusion_kind}>}} {{",
+        args.join(", "),
+        result_types.join(", ")
+    );
+    text.push_str(&b.body);
+    let _ = writeln!(
+        text,
+        "    return {} : {}\n  }}",
+        result_names.join(", "),
+        result_types.join(", ")
+    );
+    Ok(LinalgKernel {
+        name,
+        text,
+        fusion_kind,
+    })
+}
