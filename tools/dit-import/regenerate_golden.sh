@@ -20,8 +20,11 @@ gold hidream_double_block --model hidream --blocks 1
 gold hidream_single_block --model hidream --blocks 0 --single-blocks 1
 gold ltx_video_block --model ltx --blocks 1
 gold flux2_double_block --model flux2 --blocks 1
+gold flux2_single_block --model flux2 --blocks 0 --single-blocks 1
 gold ovis_image_double_block --model ovis_image --blocks 1
+gold ovis_image_single_block --model ovis_image --blocks 0 --single-blocks 1
 gold longcat_image_double_block --model longcat_image --blocks 1
+gold longcat_image_single_block --model longcat_image --blocks 0 --single-blocks 1
 gold z_image_block --model z_image --blocks 1
 gold helios_block --model helios --blocks 1
 gold glm_image_block --model glm_image --blocks 1

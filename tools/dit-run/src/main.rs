@@ -170,7 +170,7 @@ fn command() -> Command {
                 .conflicts_with_all(["reference", "reference-backend", "input-dir", "split-input-file"])
                 .help("Judge the module against torch eager's golden outputs: inputs from DIR/in_<i>.npy (--input-npy still wins for the leading ones), \
 every output j against DIR/out_<j>.npy (bf16: DIR/out_<j>.f32.npy) with DIR/reference.json: max abs err <= 1e-4 x scale \
-(bf16: <= 2 x torch's own bf16 noise + 1e-6 x scale); with --compare-unfused also the module after --pipeline, by cosine >= 1 - 2^-7, \
+(bf16, against torch f32: RMS error <= 2 x torch bf16's, i.e. 1 - cos <= 4 x, and max abs err <= 4 x torch bf16's + 1e-6 x scale); with --compare-unfused also the module after --pipeline, by cosine >= 1 - 2^-7, \
 naming each formula substitution (dit.fast_gelu). Exits 1 when any verdict fails"),
         )
         .arg(Arg::new("print-outputs").long("print-outputs").action(ArgAction::SetTrue).help("Print the first values of every output"))
