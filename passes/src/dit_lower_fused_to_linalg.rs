@@ -4,13 +4,17 @@
 //! group's `hfusion.fusion_kind`. Captured values become the tensor arguments, yielded values
 //! the results.
 //!
-//! The body is built as MLIR text and parsed into the module's context (with linalg and tensor
-//! loaded), so it is verified by MLIR before anything is replaced. Only named linalg ops that
-//! exist both in LLVM 19 (bishengir 1.2.0) and in LLVM 22 are used (`linalg.add`, `linalg.exp`,
-//! ..., not the `linalg.elemwise_*` ops LLVM 21 removed nor `linalg.elementwise`, which LLVM 19
-//! lacks). Casts are `linalg.generic` over `arith.extf` / `arith.truncf` (round to nearest
-//! even, the rounding dit.cast and the generated Ascend C kernels use), so no `hfusion` op is
-//! needed.
+//! The body is built as MLIR text and parsed into the module's context (with linalg, tensor
+//! and math loaded), so it is verified by MLIR before anything is replaced. Elementwise math is
+//! arith / math on whole tensors (`arith.addf`, `math.exp`, `arith.truncf`, ...); linalg holds
+//! the structure (`linalg.fill` constants, `linalg.broadcast`, `linalg.reduce`), tensor the
+//! reshapes and slices. That is the one form both compilers take (tried by hand with
+//! bishengir 1.2.0, LLVM 19): its HFusion rejects LLVM 22's named `linalg.add` / `linalg.exp`
+//! ("Unknown kernel fusion kind") and `linalg.generic` ("explicitly marked illegal"), while the
+//! `linalg.elemwise_*` ops it knows were removed in LLVM 21. Casts round to nearest even
+//! (`arith.truncf`'s default), the rounding dit.cast has, so no `hfusion.cast` is needed; an
+//! `hfusion.cast` would need a `linalg.yield` in its region, which LLVM 22 rejects outside a
+//! linalg op.
 
 use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::diagnostics::emit_error;
@@ -73,6 +77,17 @@ pub fn lower_module(module: Op) -> Result<Vec<LinalgKernel>, PassFailed> {
     let mut failed = false;
     for (i, op) in groups.into_iter().enumerate() {
         match lower_group(op, i) {
+            // The name is the function's symbol and the file name of --emit=linalg.
+            Ok(k) if kernels.iter().any(|o: &LinalgKernel| o.name == k.name) => {
+                emit_error(
+                    op.location(),
+                    &format!(
+                        "dit-lower-fused-to-linalg: a second group is named {}: kernel names must be unique",
+                        k.name
+                    ),
+                );
+                failed = true;
+            }
             Ok(k) => kernels.push(k),
             Err((at, message)) => {
                 emit_error(
@@ -111,6 +126,7 @@ pub fn parse_in_context(anchor: Op, text: &str) -> Option<ParsedModule> {
         let context = mlirOperationGetContext(anchor.0);
         mlirDialectHandleLoadDialect(mlirGetDialectHandle__linalg__(), context);
         mlirDialectHandleLoadDialect(mlirGetDialectHandle__tensor__(), context);
+        mlirDialectHandleLoadDialect(mlirGetDialectHandle__math__(), context);
         let allowed = mlirContextGetAllowUnregisteredDialects(context);
         mlirContextSetAllowUnregisteredDialects(context, true);
         let module = mlirModuleCreateParse(context, dit_dialect::ir::string_ref(text));
@@ -207,14 +223,20 @@ impl Builder {
 
     fn empty(&mut self, shape: &[i64], elem: &Elem) -> String {
         let n = self.fresh();
-        self.line(format!("{n} = tensor.empty() : {}", tensor_type(shape, elem)));
+        self.line(format!(
+            "{n} = tensor.empty() : {}",
+            tensor_type(shape, elem)
+        ));
         n
     }
 
     /// A tensor of `shape` filled with `value`.
     fn splat(&mut self, value: f64, shape: &[i64], elem: &Elem) -> V {
         let c = self.fresh();
-        self.line(format!("{c} = arith.constant {} : {elem}", float_literal(value)));
+        self.line(format!(
+            "{c} = arith.constant {} : {elem}",
+            float_literal(value)
+        ));
         self.fill(&c, shape, elem)
     }
 
@@ -232,19 +254,31 @@ impl Builder {
         }
     }
 
-    /// A named elementwise op (`linalg.add`, `linalg.exp`, ...) on same-shaped operands.
+    /// An elementwise op on same-shaped tensors, written as the arith / math op on whole
+    /// tensors (`arith.addf %a, %b : tensor<...>`): upstream MLIR (both dialects are
+    /// elementwise-mappable) that bishengir 1.2.0's HFusion also takes, where it refuses
+    /// LLVM 22's named `linalg.add` ("Unknown kernel fusion kind") and LLVM 22 no longer has the
+    /// `linalg.elemwise_*` ops it wants.
     fn named(&mut self, op: &str, ins: &[&V]) -> V {
         let like = ins[0];
-        let e = self.empty(&like.shape, &like.elem);
+        let full = match op {
+            "add" => "arith.addf",
+            "sub" => "arith.subf",
+            "mul" => "arith.mulf",
+            "div" => "arith.divf",
+            "max" => "arith.maximumf",
+            "negf" => "arith.negf",
+            "powf" => "math.powf",
+            "exp" => "math.exp",
+            "sqrt" => "math.sqrt",
+            "rsqrt" => "math.rsqrt",
+            "tanh" => "math.tanh",
+            "erf" => "math.erf",
+            other => other,
+        };
         let n = self.fresh();
         let names: Vec<&str> = ins.iter().map(|v| v.name.as_str()).collect();
-        let types: Vec<String> = ins.iter().map(|v| v.ty()).collect();
-        let ty = like.ty();
-        self.line(format!(
-            "{n} = linalg.{op} ins({} : {}) outs({e} : {ty}) -> {ty}",
-            names.join(", "),
-            types.join(", ")
-        ));
+        self.line(format!("{n} = {full} {} : {}", names.join(", "), like.ty()));
         V {
             name: n,
             shape: like.shape.clone(),
@@ -252,10 +286,46 @@ impl Builder {
         }
     }
 
+    /// A splat integer or float tensor constant of `x`'s shape and type `elem`.
+    fn dense(&mut self, literal: &str, shape: &[i64], elem: &Elem) -> String {
+        let n = self.fresh();
+        self.line(format!(
+            "{n} = arith.constant dense<{literal}> : {}",
+            tensor_type(shape, elem)
+        ));
+        n
+    }
+
+    /// `%n = {op} {operands} : {from type} to {to type}` (or `: type` when `to` is `None`).
+    fn raw(&mut self, op: &str, operands: &str, x: &V, to: Option<&Elem>) -> V {
+        let n = self.fresh();
+        let elem = to.unwrap_or(&x.elem).clone();
+        let ty = match to {
+            Some(t) => format!("{} to {}", x.ty(), tensor_type(&x.shape, t)),
+            None => x.ty(),
+        };
+        self.line(format!("{n} = {op} {operands} : {ty}"));
+        V {
+            name: n,
+            shape: x.shape.clone(),
+            elem,
+        }
+    }
+
     /// A binary op with numpy broadcasting of both operands to `shape`.
     fn binary(&mut self, op: &str, a: &V, b: &V, shape: &[i64]) -> Result<V, String> {
+        if a.elem != b.elem {
+            return Err(format!(
+                "operands of types {} and {} differ in element type",
+                a.ty(),
+                b.ty()
+            ));
+        }
         let a = self.broadcast(a, shape)?;
         let b = self.broadcast(b, shape)?;
+        if !a.elem.is_float() {
+            return self.int_binary(op, &a, &b);
+        }
         Ok(self.named(op, &[&a, &b]))
     }
 
@@ -347,35 +417,83 @@ impl Builder {
         })
     }
 
-    /// Element type conversion by `arith.extf` / `arith.truncf` (round to nearest even).
-    fn convert(&mut self, x: &V, to: &Elem) -> V {
+    /// dit.cast (semantics of the CPU reference, lowering/runtime/src/cpu/elementwise.rs):
+    /// floats round to nearest even (`arith.truncf`'s default), integers convert exactly and
+    /// saturate, anything non-zero becomes true in i1. Float to integer (round half to even,
+    /// saturating, NaN to 0) is refused: upstream has no single op for it.
+    fn convert(&mut self, x: &V, to: &Elem) -> Result<V, String> {
         if &x.elem == to {
-            return x.clone();
+            return Ok(x.clone());
         }
+        let from = x.elem.clone();
         let bits = |e: &Elem| e.bits().unwrap_or(32);
-        let op = if bits(to) > bits(&x.elem) {
-            "arith.extf"
-        } else {
-            "arith.truncf"
+        if *to == Elem::I1 {
+            let (zero, cmp) = if from.is_float() {
+                ("0.0", "arith.cmpf une")
+            } else {
+                ("0", "arith.cmpi ne")
+            };
+            let z = self.dense(zero, &x.shape, &from);
+            let n = self.fresh();
+            self.line(format!("{n} = {cmp}, {}, {z} : {}", x.name, x.ty()));
+            return Ok(V {
+                name: n,
+                shape: x.shape.clone(),
+                elem: Elem::I1,
+            });
+        }
+        let op = match (from.is_float(), to.is_float()) {
+            (true, true) if bits(to) > bits(&from) => "arith.extf",
+            (true, true) => "arith.truncf",
+            (false, true) if from == Elem::I1 => "arith.uitofp",
+            (false, true) => "arith.sitofp",
+            (false, false) if bits(to) > bits(&from) && from == Elem::I1 => "arith.extui",
+            (false, false) if bits(to) > bits(&from) => "arith.extsi",
+            (false, false) => {
+                let (lo, hi) = int_range(to);
+                let lo = self.dense(&lo.to_string(), &x.shape, &from);
+                let hi = self.dense(&hi.to_string(), &x.shape, &from);
+                let a = self.raw("arith.maxsi", &format!("{}, {lo}", x.name), x, None);
+                let b = self.raw("arith.minsi", &format!("{}, {hi}", a.name), x, None);
+                return Ok(self.raw("arith.trunci", &b.name, &b, Some(to)));
+            }
+            (true, false) => {
+                return Err(format!(
+                    "casts from {from} to {to} (round half to even, saturating) are not lowered yet"
+                ))
+            }
         };
-        let e = self.empty(&x.shape, to);
-        let n = self.fresh();
-        let map = identity_map(x.shape.len());
-        let iters = vec!["\"parallel\""; x.shape.len()].join(", ");
-        let ty = tensor_type(&x.shape, to);
-        self.line(format!(
-            "{n} = linalg.generic {{indexing_maps = [{map}, {map}], iterator_types = [{iters}]}} ins({} : {}) outs({e} : {ty}) {{",
-            x.name,
-            x.ty()
-        ));
-        self.line(format!(
-            "^bb0(%in: {}, %out: {to}):\n      %c = {op} %in : {} to {to}\n      linalg.yield %c : {to}\n    }} -> {ty}",
-            x.elem, x.elem
-        ));
-        V {
-            name: n,
-            shape: x.shape.clone(),
-            elem: to.clone(),
+        Ok(self.raw(op, &x.name, x, Some(to)))
+    }
+
+    /// Integer add / sub / mul, saturating like the CPU reference: computed in i64 and clamped
+    /// to the type's range (i64 itself wraps, only beyond the range the reference computes
+    /// exactly in f64 anyway). In i1 a result is true when non-zero: a + b is or, a - b is
+    /// xor, a · b is and.
+    fn int_binary(&mut self, op: &str, a: &V, b: &V) -> Result<V, String> {
+        let t = a.elem.clone();
+        let (arith, logic) = match op {
+            "add" => ("arith.addi", "arith.ori"),
+            "sub" => ("arith.subi", "arith.xori"),
+            "mul" => ("arith.muli", "arith.andi"),
+            _ => return Err(format!("integer {op} is not lowered yet")),
+        };
+        let both = format!("{}, {}", a.name, b.name);
+        match t {
+            Elem::I64 => Ok(self.raw(arith, &both, a, None)),
+            Elem::I1 => Ok(self.raw(logic, &both, a, None)),
+            Elem::I8 | Elem::I32 => {
+                let x = self.raw("arith.extsi", &a.name, a, Some(&Elem::I64));
+                let y = self.raw("arith.extsi", &b.name, b, Some(&Elem::I64));
+                let s = self.raw(arith, &format!("{}, {}", x.name, y.name), &x, None);
+                let (lo, hi) = int_range(&t);
+                let lo = self.dense(&lo.to_string(), &s.shape, &Elem::I64);
+                let hi = self.dense(&hi.to_string(), &s.shape, &Elem::I64);
+                let c = self.raw("arith.maxsi", &format!("{}, {lo}", s.name), &s, None);
+                let d = self.raw("arith.minsi", &format!("{}, {hi}", c.name), &s, None);
+                Ok(self.raw("arith.trunci", &d.name, &d, Some(&t)))
+            }
+            _ => Err(format!("{op} on {t} is not lowered yet")),
         }
     }
 
@@ -517,12 +635,38 @@ impl Builder {
 
     /// The first or second half of the last dim.
     fn half(&mut self, x: &V, second: bool) -> V {
+        let w = x.shape[x.shape.len() - 1] / 2;
+        self.slice_last(x, if second { w } else { 0 }, w)
+    }
+
+    /// `parts` concatenated along `dim` (same shapes otherwise) by `tensor.concat`, which
+    /// bishengir fuses where it cannot fuse `tensor.insert_slice` into an empty tensor ("could
+    /// not find next producer to fuse into container").
+    fn concat(&mut self, parts: &[V], dim: usize, shape: &[i64]) -> V {
+        let elem = parts[0].elem.clone();
+        let n = self.fresh();
+        let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
+        let types: Vec<String> = parts.iter().map(|p| p.ty()).collect();
+        self.line(format!(
+            "{n} = tensor.concat dim({dim}) {} : ({}) -> {}",
+            names.join(", "),
+            types.join(", "),
+            tensor_type(shape, &elem)
+        ));
+        V {
+            name: n,
+            shape: shape.to_vec(),
+            elem,
+        }
+    }
+
+    /// Elements `offset .. offset + len` of the last dim.
+    fn slice_last(&mut self, x: &V, offset: i64, len: i64) -> V {
         let rank = x.shape.len();
-        let w = x.shape[rank - 1] / 2;
         let mut shape = x.shape.clone();
-        shape[rank - 1] = w;
+        shape[rank - 1] = len;
         let offsets: Vec<String> = (0..rank)
-            .map(|i| if i + 1 == rank && second { w } else { 0 }.to_string())
+            .map(|i| if i + 1 == rank { offset } else { 0 }.to_string())
             .collect();
         let sizes: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
         let n = self.fresh();
@@ -541,25 +685,79 @@ impl Builder {
             elem: x.elem.clone(),
         }
     }
+
+    /// rope's rotation (plan.rs `MicroOp::Rotate`): pairs `(x[2i], x[2i+1])` become
+    /// `(-x[2i+1], x[2i])` (interleave), or halves `[a, b]` become `[-b, a]`.
+    fn rotate(&mut self, x: &V, interleave: bool) -> V {
+        let rank = x.shape.len();
+        let w = x.shape[rank - 1];
+        if !interleave {
+            let first = self.slice_last(x, 0, w / 2);
+            let second = self.slice_last(x, w / 2, w / 2);
+            let neg = self.named("negf", &[&second]);
+            return self.concat(&[neg, first], rank - 1, &x.shape);
+        }
+        // Pairs: view the last dim as [W/2, 2], swap the two columns (negating the odd one),
+        // and view it back.
+        let mut pairs = x.shape.clone();
+        pairs[rank - 1] = w / 2;
+        pairs.push(2);
+        let mut reassoc: Vec<String> = (0..rank - 1).map(|i| format!("[{i}]")).collect();
+        reassoc.push(format!("[{}, {}]", rank - 1, rank));
+        let reassoc = reassoc.join(", ");
+        let n = self.fresh();
+        let pairs_ty = tensor_type(&pairs, &x.elem);
+        let shape_list: Vec<String> = pairs.iter().map(|d| d.to_string()).collect();
+        self.line(format!(
+            "{n} = tensor.expand_shape {} [{reassoc}] output_shape [{}] : {} into {pairs_ty}",
+            x.name,
+            shape_list.join(", "),
+            x.ty()
+        ));
+        let p = V {
+            name: n,
+            shape: pairs.clone(),
+            elem: x.elem.clone(),
+        };
+        let even = self.slice_last(&p, 0, 1);
+        let odd = self.slice_last(&p, 1, 1);
+        let neg = self.named("negf", &[&odd]);
+        let swapped = self.concat(&[neg, even], rank, &pairs);
+        let n = self.fresh();
+        self.line(format!(
+            "{n} = tensor.collapse_shape {} [{reassoc}] : {pairs_ty} into {}",
+            swapped.name,
+            x.ty()
+        ));
+        V {
+            name: n,
+            shape: x.shape.clone(),
+            elem: x.elem.clone(),
+        }
+    }
 }
 
-fn identity_map(rank: usize) -> String {
-    let dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
-    format!(
-        "affine_map<({}) -> ({})>",
-        dims.join(", "),
-        dims.join(", ")
-    )
+/// The signed range of an integer element type.
+fn int_range(t: &Elem) -> (i64, i64) {
+    match t {
+        Elem::I8 => (i8::MIN as i64, i8::MAX as i64),
+        Elem::I32 => (i32::MIN as i64, i32::MAX as i64),
+        Elem::I4 => (-8, 7),
+        _ => (i64::MIN, i64::MAX),
+    }
 }
 
-/// The static f32/f16/bf16 tensor type of `v`, or why it has none.
-fn static_float(v: Val) -> Result<(Vec<i64>, Elem), String> {
+/// The static tensor type of `v` (f32, f16, bf16, i1, i8, i32 or i64), or why it has none.
+fn static_tensor(v: Val) -> Result<(Vec<i64>, Elem), String> {
     let TensorInfo { elem, shape } = v
         .tensor()
         .ok_or_else(|| "a value is not a ranked tensor".to_string())?;
-    if !elem.is_float() {
+    if !matches!(
+        elem,
+        Elem::F32 | Elem::F16 | Elem::BF16 | Elem::I1 | Elem::I8 | Elem::I32 | Elem::I64
+    ) {
         return Err(format!(
-            "element type {elem}: only f32, f16 and bf16 are lowered"
+            "element type {elem}: only f32, f16, bf16, i1, i8, i32 and i64 are lowered"
         ));
     }
     let shape: Option<Vec<i64>> = shape.into_iter().collect();
@@ -615,7 +813,8 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
     let mut values: HashMap<usize, V> = HashMap::new();
     let mut args = Vec::new();
     for (i, a) in block.arguments().into_iter().enumerate() {
-        let (shape, elem) = static_float(a).map_err(|m| (op, format!("{name}: argument #{i}: {m}")))?;
+        let (shape, elem) =
+            static_tensor(a).map_err(|m| (op, format!("{name}: argument #{i}: {m}")))?;
         let v = V {
             name: format!("%arg{i}"),
             shape,
@@ -643,7 +842,7 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
         if inner.num_results() != 1 {
             return Err(fail("ops with several results are not lowered yet".into()));
         }
-        let (shape, elem) = static_float(inner.result(0)).map_err(&fail)?;
+        let (shape, elem) = static_tensor(inner.result(0)).map_err(&fail)?;
         let ops = segments(inner);
         let operand = |i: usize| -> Result<V, Failure> {
             match ops.get(i).copied().flatten() {
@@ -655,11 +854,31 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
             let rank = shape.len() as i64;
             let dim = inner.attr(attr).and_then(|a| a.as_i64()).unwrap_or(-1);
             if dim != -1 && dim != rank - 1 {
-                return Err(fail(format!("only the last dim is lowered ({attr} = {dim})")));
+                return Err(fail(format!(
+                    "only the last dim is lowered ({attr} = {dim})"
+                )));
             }
             Ok(())
         };
+        // Integer (and i1) values only in casts, concatenations and add / sub / mul: the
+        // other ops' constants and named ops are float-only.
+        let int_ok = ["dit.cast", "dit.concat", "dit.add", "dit.sub", "dit.mul"];
+        if !int_ok.contains(&iname.as_str())
+            && (!elem.is_float()
+                || ops
+                    .iter()
+                    .flatten()
+                    .any(|v| get(*v).is_ok_and(|v| !v.elem.is_float())))
+        {
+            return Err(fail(
+                "integer operands or results are not lowered for this op".into(),
+            ));
+        }
         let r = match iname.as_str() {
+            "dit.pow" => {
+                let (x, y) = (operand(0)?, operand(1)?);
+                b.binary("powf", &x, &y, &shape).map_err(&fail)?
+            }
             "dit.add" | "dit.sub" | "dit.mul" | "dit.div" => {
                 let (x, y) = (operand(0)?, operand(1)?);
                 b.binary(&iname[4..], &x, &y, &shape).map_err(&fail)?
@@ -671,7 +890,7 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
             }
             "dit.cast" => {
                 let x = operand(0)?;
-                b.convert(&x, &elem)
+                b.convert(&x, &elem).map_err(&fail)?
             }
             "dit.muls_add" => {
                 let scale = f64_attr(inner, "scale").map_err(&fail)?;
@@ -701,7 +920,7 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
             "dit.softmax" => {
                 last_dim_only("dim")?;
                 let x = operand(0)?;
-                let wide = b.convert(&x, &Elem::F32);
+                let wide = b.convert(&x, &Elem::F32).map_err(&fail)?;
                 let m = b.reduce_last(&wide, true);
                 let m = b.expand_last(&m, &shape);
                 let d = b.named("sub", &[&wide, &m]);
@@ -709,16 +928,16 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
                 let s = b.reduce_last(&e, false);
                 let s = b.expand_last(&s, &shape);
                 let y = b.named("div", &[&e, &s]);
-                b.convert(&y, &elem)
+                b.convert(&y, &elem).map_err(&fail)?
             }
             "dit.rms_norm" | "dit.layer_norm" | "dit.ada_layer_norm" => {
                 let eps = f64_attr(inner, "epsilon").map_err(&fail)?;
                 // Row statistics in f32 whatever the storage type, as the generated kernels do.
                 let x = operand(0)?;
-                let wide = b.convert(&x, &Elem::F32);
+                let wide = b.convert(&x, &Elem::F32).map_err(&fail)?;
                 let mut y = b.normalize(&wide, eps, iname != "dit.rms_norm");
                 let feature = |b: &mut Builder, v: V, y: &V, op: &str| -> Result<V, Failure> {
-                    let v = b.convert(&v, &Elem::F32);
+                    let v = b.convert(&v, &Elem::F32).map_err(&fail)?;
                     b.binary(op, y, &v, &shape).map_err(&fail)
                 };
                 match iname.as_str() {
@@ -736,13 +955,56 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
                     }
                     _ => {
                         let (sc, sh) = (operand(1)?, operand(2)?);
-                        let sc = b.convert(&sc, &Elem::F32);
+                        let sc = b.convert(&sc, &Elem::F32).map_err(&fail)?;
                         let one_plus = b.scalar_op("add", &sc, 1.0);
                         y = b.binary("mul", &y, &one_plus, &shape).map_err(&fail)?;
                         y = feature(&mut b, sh, &y, "add")?;
                     }
                 }
-                b.convert(&y, &elem)
+                b.convert(&y, &elem).map_err(&fail)?
+            }
+            "dit.concat" => {
+                let rank = shape.len() as i64;
+                let mut dim = inner
+                    .attr("dim")
+                    .and_then(|a| a.as_i64())
+                    .ok_or_else(|| fail("dim is missing".into()))?;
+                if dim < 0 {
+                    dim += rank;
+                }
+                if !(0..rank).contains(&dim) {
+                    return Err(fail(format!("dim {dim} is out of range")));
+                }
+                let parts: Vec<V> = inner
+                    .operands()
+                    .into_iter()
+                    .map(get)
+                    .collect::<Result<_, _>>()?;
+                if parts
+                    .iter()
+                    .any(|p| p.shape.len() != shape.len() || p.elem != elem)
+                {
+                    return Err(fail(
+                        "operands differ in rank or element type from the result".into(),
+                    ));
+                }
+                b.concat(&parts, dim as usize, &shape)
+            }
+            "dit.rope" => {
+                let interleave = match inner.attr("mode").and_then(|a| a.as_str()).as_deref() {
+                    Some("interleave") => true,
+                    Some("half") => false,
+                    other => return Err(fail(format!("mode {other:?} is not known"))),
+                };
+                let w = shape.last().copied().unwrap_or(0);
+                if w % 2 != 0 {
+                    return Err(fail(format!("the last dim {w} is odd")));
+                }
+                let (x, c, sn) = (operand(0)?, operand(1)?, operand(2)?);
+                let rot = b.rotate(&x, interleave);
+                let p = b.binary("mul", &x, &c, &shape).map_err(&fail)?;
+                let q = b.binary("mul", &rot, &sn, &shape).map_err(&fail)?;
+                b.named("add", &[&p, &q])
             }
             _ => return Err(fail("this op is not lowered to linalg yet".into())),
         };
@@ -754,6 +1016,9 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
             )));
         }
         values.insert(inner.result(0).key(), r);
+    }
+    if results.is_empty() {
+        return Err((op, format!("{name}: the group yields nothing")));
     }
     let fusion_kind = if b.reduces {
         "LAST_AXIS_PBR"

@@ -267,16 +267,19 @@ mlirTranslateModuleToLLVMIR and LLVM (inkwell).",
 arguments, yielded values as results) with `hacc.entry`, `hacc.function_kind = \
 #hacc.function_kind<DEVICE>` and `hfusion.fusion_kind` (LAST_AXIS_PBR when a row op reduces the last \
 dim, ANY_PB when an operand is broadcast, else PURE_ELEMWISE): the input convention of Huawei's \
-AscendNPU-IR compiler (bishengir). The body uses named linalg ops that LLVM 19 (bishengir 1.2.0) and \
-LLVM 22 both have (add, sub, mul, div, negf, exp, sqrt, rsqrt, tanh, erf, max), linalg.fill for \
-constants, linalg.broadcast (after tensor.collapse_shape of size-1 dims) for numpy broadcasting, \
-linalg.reduce for row sums and maxima, tensor.extract_slice for halves, and linalg.generic over \
-arith.extf / arith.truncf for dit.cast. Lowered: add, sub, mul, div, neg, exp, sqrt, rsqrt, tanh, erf, \
-sigmoid, silu, relu, gelu, fast_gelu, cast, muls_add, silu_mul, swiglu and gelu_mul (last dim), \
-softmax (last dim), rms_norm, layer_norm and ada_layer_norm (statistics in f32). Everything outside \
-the groups is dropped. A group with another op, a dynamic dim or a non-float type is a located error \
-naming the op (every such group is reported). `dit-opt --emit=linalg -o DIR` writes one module per \
-group, DIR/<kernel>.mlir.",
+AscendNPU-IR compiler (bishengir). Elementwise math is arith / math on whole tensors (addf, subf, \
+mulf, divf, maximumf, negf, exp, sqrt, rsqrt, tanh, erf, powf, extf / truncf; saturating integer \
+arithmetic in i64), the one form that LLVM 22 and bishengir 1.2.0 (LLVM 19, which rejects LLVM 22's \
+named linalg.add and linalg.generic) both take; linalg.fill makes constants, linalg.broadcast (after \
+tensor.collapse_shape of size-1 dims) does numpy broadcasting, linalg.reduce row sums and maxima, \
+tensor.extract_slice, tensor.concat and expand / collapse_shape halves, rotations and \
+concatenation. Lowered: add, sub, mul, \
+div, pow, neg, exp, sqrt, rsqrt, tanh, erf, sigmoid, silu, relu, gelu, fast_gelu, cast (float to \
+integer excepted), muls_add, silu_mul, swiglu and gelu_mul (last dim), concat, rope, softmax (last \
+dim), rms_norm, layer_norm and ada_layer_norm (statistics in f32); integer values (i1, i8, i32, i64) \
+only in cast, concat, add, sub and mul. Everything outside the groups is dropped. A group with \
+another op or a dynamic dim is a located error naming the op (every such group is reported). \
+`dit-opt --emit=linalg -o DIR` writes one module per group, DIR/<kernel>.mlir.",
         options: no_options,
         verify_after: false,
         create: |_| Ok(Box::new(crate::dit_lower_fused_to_linalg::LowerFusedToLinalg)),

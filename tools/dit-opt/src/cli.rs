@@ -36,7 +36,7 @@ pub struct Options {
     pub fusion_config: Option<String>,
     /// `--shape-hint=NAME_OR_INDEX=VALUE`, repeatable.
     pub shape_hints: Vec<String>,
-    /// `--emit=mlir|llvm|asm|obj|header|ascendc`.
+    /// `--emit=mlir|llvm|asm|obj|header|ascendc|linalg`.
     pub emit: String,
 }
 
@@ -128,9 +128,9 @@ pub fn command() -> Command {
             Arg::new("emit")
                 .long("emit")
                 .value_name("KIND")
-                .value_parser(["mlir", "llvm", "asm", "obj", "header", "ascendc"])
+                .value_parser(["mlir", "llvm", "asm", "obj", "header", "ascendc", "linalg"])
                 .default_value("mlir")
-                .help("What to write: MLIR (default), or (after lowering with --dit-lower-to-aclnn, added when missing) LLVM IR, assembly, an object file, the entry points' C header, or (ascendc, -o DIR) an Ascend C kernel per dit.fused group with the CMake project that builds them and the host object"),
+                .help("What to write: MLIR (default), or (after lowering with --dit-lower-to-aclnn, added when missing) LLVM IR, assembly, an object file, the entry points' C header, or (ascendc, -o DIR) an Ascend C kernel per dit.fused group with the CMake project that builds them and the host object, or (linalg, -o DIR) a module per dit.fused group with its DEVICE function in upstream linalg (dit-lower-fused-to-linalg)"),
         )
         .arg(
             Arg::new("shape-hint")

@@ -209,6 +209,9 @@ impl Session<'_> {
         if self.options.emit == "ascendc" {
             return self.emit_ascendc(module, pipeline);
         }
+        if self.options.emit == "linalg" {
+            return self.emit_linalg(module);
+        }
         let root = Op(module.as_operation().to_raw());
         let mut has_dit = false;
         root.walk(&mut |op| has_dit |= op.name().starts_with("dit."));
@@ -238,6 +241,55 @@ impl Session<'_> {
                 None
             }
         }
+    }
+
+    /// `--emit=linalg -o DIR`: one module per dit.fused group, `DIR/<kernel>.mlir`, holding the
+    /// group's DEVICE function in upstream linalg (dit-lower-fused-to-linalg). A group that
+    /// cannot be lowered fails the whole run (a located error per group) and nothing is written:
+    /// a directory missing some kernels would be mistaken for the whole model.
+    fn emit_linalg(&self, module: &mut Module) -> Option<Vec<u8>> {
+        use dit_dialect::diagnostics::emit_error;
+        use dit_passes::dit_lower_fused_to_linalg as lower;
+        let location = module.as_operation().location();
+        let Some(dir) = self.options.output.as_deref().filter(|o| *o != "-") else {
+            emit_error(
+                location,
+                "--emit=linalg writes a directory: name it with -o DIR",
+            );
+            return None;
+        };
+        let root = Op(module.as_operation().to_raw());
+        let kernels = lower::lower_module(root).ok()?;
+        let mut files = Vec::new();
+        for k in &kernels {
+            // Parsed and verified here, so a file on disk is always valid MLIR.
+            let Some(parsed) = lower::parse_in_context(root, &format!("module {{\n{}}}\n", k.text))
+            else {
+                emit_error(
+                    location,
+                    &format!("--emit=linalg: the linalg of {} does not parse (a bug in dit-lower-fused-to-linalg)", k.name),
+                );
+                return None;
+            };
+            let mut text = parsed.0.print_verified(PrintOptions::default());
+            parsed.destroy();
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            files.push((format!("{}.mlir", k.name), text));
+        }
+        let write = || -> std::io::Result<()> {
+            std::fs::create_dir_all(dir)?;
+            for (file, text) in &files {
+                std::fs::write(std::path::Path::new(dir).join(file), text)?;
+            }
+            Ok(())
+        };
+        if let Err(e) = write() {
+            emit_error(location, &format!("--emit=linalg: cannot write {dir}: {e}"));
+            return None;
+        }
+        Some(Vec::new())
     }
 
     /// `--emit=ascendc -o DIR`: an Ascend C kernel per dit.fused group (crate dit-ascendc), the

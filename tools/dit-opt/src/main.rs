@@ -210,8 +210,8 @@ fn run(options: &cli::Options) -> ExitCode {
     // As mlir-opt: the chunks that succeeded reach stdout; an output file is only written
     // when everything succeeded.
     let written = match &options.output {
-        // --emit=ascendc wrote its project directory itself.
-        _ if options.emit == "ascendc" => Ok(()),
+        // --emit=ascendc / --emit=linalg wrote their directory themselves.
+        _ if options.emit == "ascendc" || options.emit == "linalg" => Ok(()),
         Some(path) if path != "-" => match ok {
             true => std::fs::write(path, &output),
             false => Ok(()),
