@@ -9,13 +9,14 @@
 //! lower (dynamic dims) are listed with the reason; the bundled example and every exec model
 //! must lower. The FLUX example's per-call entry must not concatenate weights.
 
+mod support;
 use serde_json::Value;
 use std::{
     collections::HashMap,
-    fs,
     path::{Path, PathBuf},
     process::Command,
 };
+use support::models::models;
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,27 +27,6 @@ fn repo_root() -> PathBuf {
 
 fn dit_opt() -> &'static str {
     env!("CARGO_BIN_EXE_dit-opt")
-}
-
-/// Model graphs, repo-relative: files that define a function outside a comment.
-fn models(root: &Path) -> Vec<String> {
-    let mut out = vec!["examples/flux_double_block.mlir".to_string()];
-    for dir in ["test/models", "test/models/exec", "test/models/imported"] {
-        let mut files: Vec<String> = fs::read_dir(root.join(dir))
-            .unwrap_or_else(|e| panic!("cannot list {dir}: {e}"))
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-            .map(|p| format!("{dir}/{}", p.file_name().unwrap().to_string_lossy()))
-            .collect();
-        files.sort();
-        out.extend(files);
-    }
-    out.retain(|r| {
-        let text = fs::read_to_string(root.join(r)).expect("model text");
-        text.lines()
-            .any(|l| !l.trim_start().starts_with("//") && l.contains("func.func"))
-    });
-    out
 }
 
 /// Launches per entry point of a printed lowered module: symbol -> launches.

@@ -6,11 +6,13 @@
 //! the reason the pass gives; an unlisted failure, or a listed group that now lowers, fails the
 //! test. Prints groups lowered / total per model and over all.
 
+mod support;
 use std::{
     fs,
     path::{Path, PathBuf},
     process::Command,
 };
+use support::models::models;
 
 /// (model, kernel, part of the pass's error) for groups that do not lower yet.
 const NOT_LOWERED: &[(&str, &str, &str)] = &[];
@@ -35,27 +37,6 @@ fn mlir_opt() -> PathBuf {
         path.display()
     );
     path
-}
-
-/// Model graphs, repo-relative: files that define a function outside a comment.
-fn models(root: &Path) -> Vec<String> {
-    let mut out = vec!["examples/flux_double_block.mlir".to_string()];
-    for dir in ["test/models", "test/models/exec", "test/models/imported"] {
-        let mut files: Vec<String> = fs::read_dir(root.join(dir))
-            .unwrap_or_else(|e| panic!("cannot list {dir}: {e}"))
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-            .map(|p| format!("{dir}/{}", p.file_name().unwrap().to_string_lossy()))
-            .collect();
-        files.sort();
-        out.extend(files);
-    }
-    out.retain(|r| {
-        let text = fs::read_to_string(root.join(r)).expect("model text");
-        text.lines()
-            .any(|l| !l.trim_start().starts_with("//") && l.contains("func.func"))
-    });
-    out
 }
 
 /// The kernel names of the `dit.fused` groups `--fuse-all` forms in `model`.
