@@ -16,7 +16,7 @@ use dit_dialect::{
     tensor::TensorInfo,
 };
 use melior::ir::TypeLike;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Library vector kernels a generated kernel computes as well: each works row by row along the
 /// last dim (norms, rope, halves products) or copies whole rows (concat), so it tiles like an
@@ -202,14 +202,17 @@ impl AutoFuse {
     /// Checked on every group however it was formed (a chain joined through a third op, a
     /// sibling merge of dependent kernels), not only on the edge that joined it.
     fn respects_blacklist(&self, members: &[Op]) -> bool {
-        self.blacklist.is_empty()
-            || members.iter().all(|consumer| {
-                consumer.operands().into_iter().all(|v| {
-                    v.defining_op()
-                        .filter(|p| members.contains(p))
-                        .is_none_or(|p| !self.blacklisted(p, *consumer))
-                })
+        if self.blacklist.is_empty() {
+            return true;
+        }
+        let set = op_set(members);
+        members.iter().all(|consumer| {
+            consumer.operands().into_iter().all(|v| {
+                v.defining_op()
+                    .filter(|p| set.contains(&op_key(*p)))
+                    .is_none_or(|p| !self.blacklisted(p, *consumer))
             })
+        })
     }
 
     /// Whether a final group may become one kernel: the blacklist holds and it saves enough
@@ -243,14 +246,17 @@ impl AutoFuse {
 /// once), which is what a sibling merge saves.
 fn benefit(members: &[Op]) -> f64 {
     let shape = shape_of(members);
+    let mut reads: HashMap<usize, u64> = HashMap::new();
+    for m in members {
+        for o in m.operands() {
+            *reads.entry(o.key()).or_default() += 1;
+        }
+    }
     let rereads = shape
         .inputs
         .iter()
         .map(|v| {
-            let reads = members
-                .iter()
-                .map(|m| m.operands().into_iter().filter(|o| o == v).count() as u64)
-                .sum::<u64>();
+            let reads = reads.get(&v.key()).copied().unwrap_or(0);
             let bytes = v.tensor().map_or(0, |t| tensor_bytes(&t));
             bytes.saturating_mul(reads.saturating_sub(1))
         })
@@ -284,7 +290,10 @@ struct GroupShape {
 }
 
 fn shape_of(members: &[Op]) -> GroupShape {
-    let inside = |op: Option<Op>| op.is_some_and(|o| members.contains(&o));
+    let set = op_set(members);
+    let contains = |o: &Op| set.contains(&op_key(*o));
+    let inside = |op: Option<Op>| op.is_some_and(|o| contains(&o));
+    let mut seen_inputs: HashSet<usize> = HashSet::new();
     let mut inputs: Vec<Val> = Vec::new();
     let mut outputs = Vec::new();
     let mut ub_bytes = 0u64;
@@ -293,7 +302,7 @@ fn shape_of(members: &[Op]) -> GroupShape {
     for op in members {
         total_bytes = total_bytes.saturating_add(kernel_bytes(*op));
         for v in op.operands() {
-            if !inside(v.defining_op()) && !inputs.contains(&v) {
+            if !inside(v.defining_op()) && seen_inputs.insert(v.key()) {
                 ub_bytes = v
                     .tensor()
                     .map_or(ub_bytes, |t| ub_bytes.saturating_add(tile_bytes(&t)));
@@ -304,10 +313,10 @@ fn shape_of(members: &[Op]) -> GroupShape {
         let t = result.tensor();
         ub_bytes = ub_bytes.saturating_add(t.as_ref().map_or(0, tile_bytes));
         let users = result.users();
-        if users.iter().any(|u| !members.contains(u)) || users.is_empty() {
+        if users.iter().any(|u| !contains(u)) || users.is_empty() {
             // An extra output (level 2): written once either way, but the in-group users
             // no longer read it back.
-            if users.iter().any(|u| members.contains(u)) {
+            if users.iter().any(contains) {
                 saved_bytes = saved_bytes.saturating_add(t.as_ref().map_or(0, tensor_bytes));
             }
             outputs.push(result);
@@ -537,11 +546,37 @@ impl AutoFuse {
     /// Union-find over producer -> consumer edges between `members` (block positions, in
     /// order); `branches` lets a value with several users join its in-group consumers, as long
     /// as the joined group stays placeable (its other users all come after it).
+    ///
+    /// Near-linear in the block: each group keeps its last position and the positions of its
+    /// users outside it (a count per position, ordered), and a union moves the smaller group
+    /// into the larger. Placeability of a tentative union is then the first outside user of
+    /// either part that is not in the other part, against the larger last position; a whole
+    /// chain used to be copied and re-scanned at every union (quadratic; issue 17 measured
+    /// 243 s on a 5,185-op chain).
     fn chains(&self, graph: &BlockGraph, members: &[usize], branches: bool) -> Vec<Vec<usize>> {
+        use std::collections::BTreeMap;
         let slot: HashMap<usize, usize> =
             members.iter().enumerate().map(|(k, i)| (*i, k)).collect();
         let mut parent: Vec<usize> = (0..members.len()).collect();
         let mut group_of: Vec<Vec<usize>> = members.iter().map(|i| vec![*i]).collect();
+        let mut last: Vec<usize> = members.to_vec();
+        // Outside users of each group, by block position (None: a user outside the block,
+        // which no group may be placed before). Only needed when branches are allowed.
+        let mut outside: Vec<BTreeMap<usize, usize>> = vec![BTreeMap::new(); members.len()];
+        let mut escapes: Vec<bool> = vec![false; members.len()];
+        if branches {
+            for (k, &i) in members.iter().enumerate() {
+                for r in graph.ops[i].results() {
+                    for u in r.users() {
+                        match graph.position(u) {
+                            Some(p) if p == i => {}
+                            Some(p) => *outside[k].entry(p).or_default() += 1,
+                            None => escapes[k] = true,
+                        }
+                    }
+                }
+            }
+        }
         fn find(parent: &mut [usize], i: usize) -> usize {
             let mut r = i;
             while parent[r] != r {
@@ -555,6 +590,8 @@ impl AutoFuse {
             }
             r
         }
+        // The group (root) a block position belongs to, if it is one of `members`.
+        let group_at = |parent: &mut [usize], p: usize| slot.get(&p).map(|k| find(parent, *k));
         for (c, &i) in members.iter().enumerate() {
             let op = graph.ops[i];
             for v in op.operands() {
@@ -574,20 +611,53 @@ impl AutoFuse {
                 if a == b {
                     continue;
                 }
-                let mut union = group_of[a].clone();
-                union.extend(&group_of[b]);
-                union.sort_unstable();
-                // Single-use edges between groups without extra outputs always place.
-                if branches && !graph.placeable(&union) {
-                    continue;
+                let (big, small) = if group_of[a].len() >= group_of[b].len() {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                if branches {
+                    if escapes[a] || escapes[b] {
+                        continue;
+                    }
+                    let union_last = last[a].max(last[b]);
+                    // The first outside user of `x` that is not a member of `other`.
+                    let mut first_outside = |x: usize, other: usize| {
+                        outside[x]
+                            .keys()
+                            .copied()
+                            .find(|&q| group_at(&mut parent, q) != Some(other))
+                    };
+                    let placeable = [first_outside(big, small), first_outside(small, big)]
+                        .into_iter()
+                        .flatten()
+                        .all(|q| q > union_last);
+                    if !placeable {
+                        continue;
+                    }
                 }
-                let union_ops: Vec<Op> = union.iter().map(|i| graph.ops[*i]).collect();
-                if !self.respects_blacklist(&union_ops) {
-                    continue;
+                if !self.blacklist.is_empty() {
+                    let mut union: Vec<Op> = group_of[a].iter().map(|i| graph.ops[*i]).collect();
+                    union.extend(group_of[b].iter().map(|i| graph.ops[*i]));
+                    if !self.respects_blacklist(&union) {
+                        continue;
+                    }
                 }
-                parent[a] = b;
-                group_of[b] = union;
-                group_of[a].clear();
+                if branches {
+                    let moved = std::mem::take(&mut outside[small]);
+                    for m in &group_of[small] {
+                        outside[big].remove(m);
+                    }
+                    for (q, n) in moved {
+                        if group_at(&mut parent, q) != Some(big) {
+                            *outside[big].entry(q).or_default() += n;
+                        }
+                    }
+                }
+                let moved = std::mem::take(&mut group_of[small]);
+                group_of[big].extend(moved);
+                last[big] = last[a].max(last[b]);
+                parent[small] = big;
             }
         }
         let mut roots: Vec<usize> = (0..members.len()).map(|k| find(&mut parent, k)).collect();
@@ -596,7 +666,11 @@ impl AutoFuse {
         roots
             .into_iter()
             .filter(|r| seen.insert(*r))
-            .map(|r| std::mem::take(&mut group_of[r]))
+            .map(|r| {
+                let mut g = std::mem::take(&mut group_of[r]);
+                g.sort_unstable();
+                g
+            })
             .filter(|g| !g.is_empty())
             .collect()
     }
@@ -827,7 +901,7 @@ impl<'a> BlockGraph<'a> {
         let index = ops
             .iter()
             .enumerate()
-            .map(|(i, o)| (o.0.ptr as usize, i))
+            .map(|(i, o)| (op_key(*o), i))
             .collect();
         BlockGraph { ops, index }
     }
@@ -836,7 +910,7 @@ impl<'a> BlockGraph<'a> {
     fn position(&self, op: Op) -> Option<usize> {
         let mut current = Some(op);
         while let Some(o) = current {
-            if let Some(i) = self.index.get(&(o.0.ptr as usize)) {
+            if let Some(i) = self.index.get(&op_key(o)) {
                 return Some(*i);
             }
             current = o.parent();
@@ -851,10 +925,11 @@ impl<'a> BlockGraph<'a> {
         let Some(&last) = group.iter().max() else {
             return false;
         };
+        let set: HashSet<usize> = group.iter().copied().collect();
         group.iter().all(|&m| {
             self.ops[m].results().into_iter().all(|r| {
                 r.users().into_iter().all(|u| match self.position(u) {
-                    Some(p) => group.contains(&p) || p > last,
+                    Some(p) => p > last || set.contains(&p),
                     None => false,
                 })
             })
@@ -960,19 +1035,72 @@ impl AutoFuse {
 }
 
 /// Splits a group (in block order) into prefixes that fit the UB budget.
+///
+/// The UB need of a prefix is kept as a running tally instead of recomputing [`shape_of`] for
+/// every prefix (quadratic in the group, cubic with its member lookups): in block order an op
+/// only adds its result's tile and the tiles of operands not defined by an earlier member, and
+/// no later op can turn an earlier input into an intermediate.
 fn split_for_ub(group: &[Op], budget: u64) -> Vec<Vec<Op>> {
-    let mut parts = Vec::new();
-    let mut current: Vec<Op> = Vec::new();
-    for op in group {
-        current.push(*op);
-        if current.len() > 1 && shape_of(&current).ub_bytes > budget {
-            current.pop();
-            parts.push(std::mem::take(&mut current));
-            current.push(*op);
+    #[derive(Default)]
+    struct Tally {
+        ops: Vec<Op>,
+        members: HashSet<usize>,
+        inputs: HashSet<usize>,
+        ub_bytes: u64,
+    }
+    impl Tally {
+        fn with(&self, op: Op) -> (u64, Vec<usize>) {
+            let mut ub = self.ub_bytes;
+            let mut new_inputs = Vec::new();
+            for v in op.operands() {
+                let defined_inside = v
+                    .defining_op()
+                    .is_some_and(|d| self.members.contains(&op_key(d)));
+                if !defined_inside
+                    && !self.inputs.contains(&v.key())
+                    && !new_inputs.contains(&v.key())
+                {
+                    ub = v.tensor().map_or(ub, |t| ub.saturating_add(tile_bytes(&t)));
+                    new_inputs.push(v.key());
+                }
+            }
+            let out = op.result(0).tensor();
+            (
+                ub.saturating_add(out.as_ref().map_or(0, tile_bytes)),
+                new_inputs,
+            )
+        }
+        fn push(&mut self, op: Op, ub_bytes: u64, new_inputs: Vec<usize>) {
+            self.ops.push(op);
+            self.members.insert(op_key(op));
+            self.inputs.extend(new_inputs);
+            self.ub_bytes = ub_bytes;
         }
     }
-    if !current.is_empty() {
-        parts.push(current);
+    let mut parts = Vec::new();
+    let mut current = Tally::default();
+    for &op in group {
+        let (ub, new_inputs) = current.with(op);
+        if !current.ops.is_empty() && ub > budget {
+            parts.push(std::mem::take(&mut current).ops);
+            let (ub, new_inputs) = current.with(op);
+            current.push(op, ub, new_inputs);
+        } else {
+            current.push(op, ub, new_inputs);
+        }
+    }
+    if !current.ops.is_empty() {
+        parts.push(current.ops);
     }
     parts
+}
+
+/// An identity key for an op (handles are pointers into the IR).
+fn op_key(op: Op) -> usize {
+    op.0.ptr as usize
+}
+
+/// The members of a group as a set of [`op_key`]s, for constant-time membership tests.
+fn op_set(members: &[Op]) -> HashSet<usize> {
+    members.iter().map(|o| op_key(*o)).collect()
 }
