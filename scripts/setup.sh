@@ -6,11 +6,12 @@ cd "$(dirname "$0")/.."
 
 # LLVM/MLIR 22 (mlir-opt, mlir-pdll, FileCheck, lit, not), the libraries mlir-sys, tblgen and
 # inkwell link, the C/C++ toolchain for the cc crate and bindgen, and cmake for the project
-# `dit-opt --emit=ascendc` writes (its tests configure and build it).
+# `dit-opt --emit=ascendc` writes (its tests configure and build it). python3-venv: the venv
+# scripts/setup-bishengir.sh installs AscendNPU-IR into.
 PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libpolly-22-dev libclang-22-dev
   libzstd-dev libz3-dev libxml2-dev zlib1g-dev
-  build-essential pkg-config python3 curl ca-certificates git cmake
+  build-essential pkg-config python3 python3-venv curl ca-certificates git cmake
 )
 
 as_root() {

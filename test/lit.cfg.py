@@ -27,3 +27,24 @@ config.environment["PATH"] = os.pathsep.join(
     [dit_bin, llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))]
 )
 config.substitutions.append(("%dit_root", repo_root))
+
+# Huawei's AscendNPU-IR compiler, installed by scripts/setup-bishengir.sh (issue 15). Tests that
+# need it say `REQUIRES: bishengir`; without it lit reports them UNSUPPORTED and this note says
+# why, so they never pass silently.
+bishengir_dir = os.path.join(repo_root, "target", "bishengir")
+bishengir_status_file = os.path.join(bishengir_dir, "status")
+if os.path.exists(bishengir_status_file):
+    with open(bishengir_status_file) as f:
+        bishengir_status = f.readline().strip()
+else:
+    bishengir_status = "unavailable: scripts/setup-bishengir.sh has not run"
+if bishengir_status.startswith("ok "):
+    config.available_features.add("bishengir")
+    bishengir_bin = os.path.join(bishengir_dir, "bin")
+    # The stand-in hivmc sits beside the compilers: bishengir-compile finds it on PATH.
+    config.environment["PATH"] = os.pathsep.join([bishengir_bin, config.environment["PATH"]])
+    for name in ("bishengir-compile-a5", "bishengir-compile", "bishengir-opt-a5", "bishengir-opt"):
+        config.substitutions.append(("%" + name, os.path.join(bishengir_bin, name)))
+    config.substitutions.append(("%bishengir", os.path.join(bishengir_bin, "bishengir-compile")))
+else:
+    lit_config.note(f"bishengir tests skipped: {bishengir_status}")
