@@ -19,6 +19,8 @@
 //! `dit.opaque` or `dit.fused`, so `mlir-opt --irdl-file=dialects/dit/dit.irdl.mlir` accepts the
 //! same text.
 
+pub mod process;
+
 use dit_dialect::{ir::Op, verifier};
 use melior::{ir::Module, Context};
 use std::{

@@ -22,7 +22,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-const DEFAULT_MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
+use dit_bench::process::{find_dit_opt, DEFAULT_MLIR_OPT};
 /// The 64-block in-process limit.
 const LIMIT_64: Duration = Duration::from_secs(1);
 /// The 64-vs-8 time ratio limit (linear scaling is 8).
@@ -274,65 +274,19 @@ fn time_process(tool: &str, exe: &Path, extra: &[&str], file: &Path) -> Result<D
     Ok(elapsed)
 }
 
-/// dit-opt: `DIT_OPT`, else next to this binary; built with cargo when missing.
-fn find_dit_opt() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("DIT_OPT") {
-        let p = PathBuf::from(p);
-        println!("dit-opt:  {} (from DIT_OPT)", p.display());
-        return Some(p);
-    }
-    let exe = std::env::current_exe().ok()?;
-    let dir = exe.parent()?;
-    let path = dir.join(format!("dit-opt{}", std::env::consts::EXE_SUFFIX));
-    if !path.exists() {
-        let release = dir.file_name().is_some_and(|d| d == "release");
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-p", "dit-opt", "--manifest-path"])
-            .arg(&manifest);
-        if release {
-            cmd.arg("--release");
-        }
-        println!(
-            "dit-opt:  not found at {}; building it first (cargo build{} -p dit-opt)",
-            path.display(),
-            if release { " --release" } else { "" }
-        );
-        match cmd.status() {
-            Ok(s) if s.success() && path.exists() => {}
-            Ok(s) => {
-                println!("dit-opt:  the build failed ({s}); skipping the dit-opt process timing");
-                return None;
-            }
-            Err(e) => {
-                println!("dit-opt:  cannot run cargo ({e}); skipping the dit-opt process timing");
-                return None;
-            }
-        }
-    }
-    println!("dit-opt:  {} <file> -o /dev/null", path.display());
-    Some(path)
-}
-
 /// mlir-opt: `MLIR_OPT`, else MLIR 22's; `None` (peer skipped) when not installed.
 fn find_mlir_opt() -> Option<PathBuf> {
-    let path = std::env::var_os("MLIR_OPT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_MLIR_OPT));
-    if path.exists() {
-        println!(
+    let found = dit_bench::process::find_mlir_opt();
+    match &found {
+        Some(path) => println!(
             "mlir-opt: {} --irdl-file=<dit.irdl.mlir, as embedded in dit> <file> -o /dev/null",
             path.display()
-        );
-        Some(path)
-    } else {
-        println!(
-            "mlir-opt: not installed ({} missing; set MLIR_OPT); skipping the peer",
-            path.display()
-        );
-        None
+        ),
+        None => println!(
+            "mlir-opt: not installed ({DEFAULT_MLIR_OPT} missing; set MLIR_OPT); skipping the peer"
+        ),
     }
+    found
 }
 
 fn ms(d: Duration) -> String {
