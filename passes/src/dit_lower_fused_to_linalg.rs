@@ -359,6 +359,12 @@ impl Builder {
                 ));
             }
         }
+        // One element of bf16 / f16 / an integer type: see broadcast_scalar. f32 keeps the
+        // direct broadcast from rank 0, which both compilers take (and the detour does not, for
+        // a math.powf exponent on A2: "'func.call' op operand type mismatch").
+        if kept.is_empty() && x.elem != Elem::F32 {
+            return Ok(self.broadcast_scalar(x, shape));
+        }
         let mut src = x.clone();
         if kept.len() < x.shape.len() {
             // Reassociation: each dropped size-1 dim joins the next kept dim (or the last one).
@@ -417,6 +423,94 @@ impl Builder {
         })
     }
 
+    /// `x`, one element (rank 0, or all dims 1) of bf16 / f16 / an integer type, broadcast
+    /// to `shape`. Not the direct `linalg.broadcast` from rank 0: bishengir 1.2.0's 950
+    /// compiler cannot classify that for bf16 / i8 ("Unknown kernel fusion kind", tried by hand
+    /// with bishengir-compile-a5 --target=Ascend950PR_9599). Floats are viewed as
+    /// `tensor<1xT>`, broadcast to `[1] ++ shape` and the leading 1 collapsed away. Integers,
+    /// where `shape` has size-1 dims, are viewed as that many 1s and broadcast along the other
+    /// dims (A2 rejects the `[1] ++ shape` detour for i8: "'hivm.hir.store' op only support
+    /// store ub to gm"; and that form makes A2 overflow UB on bf16 groups such as krea2's
+    /// modulation). Each choice is the one the whole-model sweep (tests/bishengir.rs) compiles
+    /// on both targets. Same values either way.
+    fn broadcast_scalar(&mut self, x: &V, shape: &[i64]) -> V {
+        let units: Vec<usize> = if x.elem.is_float() {
+            Vec::new()
+        } else {
+            (0..shape.len()).filter(|&d| shape[d] == 1).collect()
+        };
+        let (view, out, added): (Vec<i64>, Vec<i64>, Vec<usize>) = if units.is_empty() {
+            let mut wide = vec![1];
+            wide.extend_from_slice(shape);
+            (vec![1], wide.clone(), (1..wide.len()).collect())
+        } else {
+            let added = (0..shape.len()).filter(|d| !units.contains(d)).collect();
+            (vec![1; units.len()], shape.to_vec(), added)
+        };
+        let view_ty = tensor_type(&view, &x.elem);
+        let mut src = x.clone();
+        if src.shape != view && !src.shape.is_empty() {
+            // All dims are 1: collapse them into rank 0 first.
+            let n = self.fresh();
+            self.line(format!(
+                "{n} = tensor.collapse_shape {} [] : {} into {}",
+                src.name,
+                src.ty(),
+                tensor_type(&[], &x.elem)
+            ));
+            src = V {
+                name: n,
+                shape: vec![],
+                elem: x.elem.clone(),
+            };
+        }
+        if src.shape != view {
+            let n = self.fresh();
+            let ones: Vec<String> = view.iter().map(|d| d.to_string()).collect();
+            self.line(format!(
+                "{n} = tensor.expand_shape {} [] output_shape [{}] : {} into {view_ty}",
+                src.name,
+                ones.join(", "),
+                src.ty()
+            ));
+            src.name = n;
+        }
+        if added.is_empty() {
+            // Every dim of `shape` is 1: the view is the result.
+            return src;
+        }
+        self.broadcasts = true;
+        let e = self.empty(&out, &x.elem);
+        let b = self.fresh();
+        let out_ty = tensor_type(&out, &x.elem);
+        let added: Vec<String> = added.iter().map(|d| d.to_string()).collect();
+        self.line(format!(
+            "{b} = linalg.broadcast ins({} : {view_ty}) outs({e} : {out_ty}) dimensions = [{}]",
+            src.name,
+            added.join(", ")
+        ));
+        if out == shape {
+            return V {
+                name: b,
+                shape: shape.to_vec(),
+                elem: x.elem.clone(),
+            };
+        }
+        let mut reassoc = vec!["[0, 1]".to_string()];
+        reassoc.extend((2..out.len()).map(|d| format!("[{d}]")));
+        let n = self.fresh();
+        self.line(format!(
+            "{n} = tensor.collapse_shape {b} [{}] : {out_ty} into {}",
+            reassoc.join(", "),
+            tensor_type(shape, &x.elem)
+        ));
+        V {
+            name: n,
+            shape: shape.to_vec(),
+            elem: x.elem.clone(),
+        }
+    }
+
     /// dit.cast (semantics of the CPU reference, lowering/runtime/src/cpu/elementwise.rs):
     /// floats round to nearest even (`arith.truncf`'s default), integers convert exactly and
     /// saturate, anything non-zero becomes true in i1. Float to integer (round half to even,
@@ -447,6 +541,13 @@ impl Builder {
             (true, true) => "arith.truncf",
             (false, true) if from == Elem::I1 => "arith.uitofp",
             (false, true) => "arith.sitofp",
+            // i1 → i8 goes through i32: bishengir 1.2.0 stores i1 as i8 and turns a direct
+            // `arith.extui` i1 → i8 into an i8 → i8 `hivm.hir.vcast` it then rejects
+            // ("currently don't support cast int8_t_to_int8_t_rintmode", A2). 0 / 1 either way.
+            (false, false) if from == Elem::I1 && bits(to) < 32 => {
+                let w = self.raw("arith.extui", &x.name, x, Some(&Elem::I32));
+                return Ok(self.raw("arith.trunci", &w.name, &w, Some(to)));
+            }
             (false, false) if bits(to) > bits(&from) && from == Elem::I1 => "arith.extui",
             (false, false) if bits(to) > bits(&from) => "arith.extsi",
             (false, false) => {
@@ -1000,11 +1101,21 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
                 if w % 2 != 0 {
                     return Err(fail(format!("the last dim {w} is odd")));
                 }
-                let (x, c, sn) = (operand(0)?, operand(1)?, operand(2)?);
+                let (mut x, mut c, mut sn) = (operand(0)?, operand(1)?, operand(2)?);
+                // Tables in another float type than x (f32 cos / sin on bf16 q, k): the CPU
+                // reference computes in f64 and rounds once, so compute in f32 here, not in
+                // the narrower type, and round to the result type at the end.
+                let mixed = c.elem != x.elem || sn.elem != x.elem;
+                if mixed {
+                    x = b.convert(&x, &Elem::F32).map_err(&fail)?;
+                    c = b.convert(&c, &Elem::F32).map_err(&fail)?;
+                    sn = b.convert(&sn, &Elem::F32).map_err(&fail)?;
+                }
                 let rot = b.rotate(&x, interleave);
                 let p = b.binary("mul", &x, &c, &shape).map_err(&fail)?;
                 let q = b.binary("mul", &rot, &sn, &shape).map_err(&fail)?;
-                b.named("add", &[&p, &q])
+                let y = b.named("add", &[&p, &q]);
+                b.convert(&y, &elem).map_err(&fail)?
             }
             _ => return Err(fail("this op is not lowered to linalg yet".into())),
         };

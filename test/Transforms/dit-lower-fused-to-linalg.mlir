@@ -134,12 +134,16 @@ func.func @rope(%x: tensor<2x8xf32>, %c: tensor<1x8xf32>, %s: tensor<1x8xf32>) -
 // ERR: lower-fused-to-linalg-unsupported.mlir:16:10: error: dit-lower-fused-to-linalg: k_transpose: 'dit.transpose': this op is not lowered to linalg yet
 // ERR: lower-fused-to-linalg-unsupported.mlir:24:8: error: dit-lower-fused-to-linalg: a second group is named k_ok: kernel names must be unique
 
-// Integer groups (an attention mask): i1 widens exactly (extui), i8 arithmetic saturates like
-// the CPU reference (computed in i64, clamped, truncated); the rank-0 operand broadcasts.
+// Integer groups (an attention mask): i1 widens exactly (extui, through i32: bishengir turns a
+// direct i1 -> i8 extui into an i8 -> i8 vcast it rejects), i8 arithmetic saturates like the
+// CPU reference (computed in i64, clamped, truncated); the rank-0 operand is viewed as the
+// result's unit dims and broadcast along the others (950 cannot classify a rank-0 broadcast).
 // CHECK-LABEL: func.func @k_mask(%arg0: tensor<1x8xi1>, %arg1: tensor<i8>) -> tensor<1x8xi8>
 // CHECK-SAME: fusion_kind<ANY_PB>
-// CHECK: %[[M:.*]] = arith.extui %arg0 : tensor<1x8xi1> to tensor<1x8xi8>
-// CHECK: %[[O:.*]] = linalg.broadcast ins(%arg1 : tensor<i8>) outs(%{{.*}} : tensor<1x8xi8>) dimensions = [0, 1]
+// CHECK: %[[W:.*]] = arith.extui %arg0 : tensor<1x8xi1> to tensor<1x8xi32>
+// CHECK: %[[M:.*]] = arith.trunci %[[W]] : tensor<1x8xi32> to tensor<1x8xi8>
+// CHECK: %[[V:.*]] = tensor.expand_shape %arg1 [] output_shape [1] : tensor<i8> into tensor<1xi8>
+// CHECK: %[[O:.*]] = linalg.broadcast ins(%[[V]] : tensor<1xi8>) outs(%{{.*}} : tensor<1x8xi8>) dimensions = [1]
 // CHECK: %[[X:.*]] = arith.extsi %[[O]] : tensor<1x8xi8> to tensor<1x8xi64>
 // CHECK: %[[Y:.*]] = arith.extsi %[[M]] : tensor<1x8xi8> to tensor<1x8xi64>
 // CHECK: %[[S:.*]] = arith.subi %[[X]], %[[Y]] : tensor<1x8xi64>
@@ -173,4 +177,20 @@ func.func @rope_pairs(%x: tensor<2x8xf32>, %c: tensor<1x8xf32>, %s: tensor<1x8xf
     "dit.yield"(%0) : (tensor<2x8xf32>) -> ()
   }) {kernel = "k_rope_pairs"} : (tensor<2x8xf32>, tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<2x8xf32>
   return %r : tensor<2x8xf32>
+}
+
+// rope with f32 tables on bf16 x (q / k after a bf16 norm): computed in f32 and rounded once,
+// as the CPU reference does (in f64), not in bf16.
+// CHECK-LABEL: func.func @k_rope_mixed(%arg0: tensor<2x8xbf16>, %arg1: tensor<1x8xf32>, %arg2: tensor<1x8xf32>) -> tensor<2x8xbf16>
+// CHECK: %[[X:.*]] = arith.extf %arg0 : tensor<2x8xbf16> to tensor<2x8xf32>
+// CHECK: arith.negf %{{.*}} : tensor<2x4xf32>
+// CHECK: %[[Y:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<2x8xf32>
+// CHECK: arith.truncf %[[Y]] : tensor<2x8xf32> to tensor<2x8xbf16>
+func.func @rope_mixed(%x: tensor<2x8xbf16>, %c: tensor<1x8xf32>, %s: tensor<1x8xf32>) -> tensor<2x8xbf16> {
+  %r = "dit.fused"(%x, %c, %s) ({
+  ^bb0(%a0: tensor<2x8xbf16>, %a1: tensor<1x8xf32>, %a2: tensor<1x8xf32>):
+    %0 = "dit.rope"(%a0, %a1, %a2) {mode = "half"} : (tensor<2x8xbf16>, tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<2x8xbf16>
+    "dit.yield"(%0) : (tensor<2x8xbf16>) -> ()
+  }) {kernel = "k_rope_mixed"} : (tensor<2x8xbf16>, tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<2x8xbf16>
+  return %r : tensor<2x8xbf16>
 }
