@@ -13,6 +13,7 @@ pub mod dit_fuse_patterns;
 pub mod dit_lower_fused_to_linalg;
 pub mod dit_lower_to_aclnn;
 pub mod dit_merge_horizontal;
+pub mod dit_outline_fused;
 pub mod dit_quantize;
 pub mod dit_sink_split;
 pub mod dit_sink_transpose;
