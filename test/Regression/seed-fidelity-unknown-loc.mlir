@@ -22,7 +22,7 @@ func.func @unknown(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
 // -----
 
 // MLIR's own verifier reports an op with a call site of unknowns: the chunk's start.
-// CHECK: seed-fidelity-unknown-loc.mlir:[[@LINE-2]]:1: error: {{.*}}expects exactly 1 operands
+// CHECK: seed-fidelity-unknown-loc.mlir:[[@LINE-2]]:1: error: {{.*}}requires a single operand
 func.func @callsite(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "dit.relu"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc(callsite(unknown at unknown))
   return %0 : tensor<4xf32>
@@ -30,8 +30,8 @@ func.func @callsite(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// CHECK: seed-fidelity-unknown-loc.mlir:[[@LINE+2]]:57: error: expected 'tensor<4xf32>' but got 'tensor<8xf32>'
-func.func @irdl(%x: tensor<4xf32>) -> tensor<8xf32> {
+// CHECK: seed-fidelity-unknown-loc.mlir:[[@LINE+2]]:57: error: 'dit.neg' op requires the same type for all operands and results
+func.func @ods(%x: tensor<4xf32>) -> tensor<8xf32> {
   %0 = "dit.neg"(%x) : (tensor<4xf32>) -> tensor<8xf32> loc("block.3")
   return %0 : tensor<8xf32>
 }

@@ -110,7 +110,7 @@ fn run(quick: bool) -> Result<bool, String> {
     let context = dit_dialect::new_context().map_err(|e| e.to_string())?;
     let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temp dir: {e}"))?;
     let irdl = dir.path().join("dit.irdl.mlir");
-    std::fs::write(&irdl, dit_dialect::IRDL_SOURCE)
+    std::fs::write(&irdl, dit_bench::PEER_IRDL)
         .map_err(|e| format!("cannot write {}: {e}", irdl.display()))?;
     let dit_opt = find_dit_opt();
     let mlir_opt = find_mlir_opt();

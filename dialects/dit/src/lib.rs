@@ -1,6 +1,6 @@
-//! The `dit` dialect: its IRDL definition, a context that loads it, typed accessors for the
-//! ops the passes use, the target table, diagnostics with source locations, and the Rust
-//! verifier for the rules IRDL cannot express.
+//! The `dit` dialect: its ODS definition (include/dit/DitOps.td, compiled by build.rs), a
+//! context that loads it, typed accessors for the ops the passes use, the target table,
+//! diagnostics with source locations, and the Rust verifier for the rules ODS cannot state.
 
 pub mod context;
 pub mod diagnostics;
@@ -15,6 +15,6 @@ pub use context::{new_context, parse_module, DialectError};
 pub use diagnostics::{Diagnostic, DiagnosticSink, Severity, SourceBuffer};
 pub use target::{Target, TARGETS};
 
-/// The one definition of the dialect, in MLIR's IRDL. Any MLIR 22 tool can load it with
-/// `mlir-opt --irdl-file=dialects/dit/dit.irdl.mlir`.
-pub const IRDL_SOURCE: &str = include_str!("../dit.irdl.mlir");
+/// The ODS definition of every op (what build.rs compiles), for tests that compare it with
+/// the Rust op table.
+pub const ODS_SOURCE: &str = include_str!("../include/dit/DitOps.td");

@@ -383,22 +383,35 @@ pub fn i64_array_attr(op: Op, name: &str) -> Option<Vec<i64>> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_irdl_op_is_in_the_table_and_back() {
-        let irdl: Vec<String> = crate::IRDL_SOURCE
+    /// The op mnemonics of the ODS file: `def Dit_XOp : Dit_<Class><"x", ...`.
+    fn ods_ops() -> Vec<String> {
+        crate::ODS_SOURCE
             .lines()
-            .filter_map(|l| l.trim().strip_prefix("irdl.operation @"))
-            .map(|rest| format!("dit.{}", rest.split_whitespace().next().unwrap_or("")))
-            .collect();
+            .filter(|l| l.starts_with("def Dit_"))
+            .filter_map(|l| l.split_once(" : Dit_"))
+            .filter_map(|(_, rest)| rest.split('"').nth(1))
+            .map(|m| format!("dit.{m}"))
+            .collect()
+    }
+
+    #[test]
+    fn every_ods_op_is_in_the_table_and_back() {
+        let ods = ods_ops();
+        assert_eq!(ods.len(), OPS.len(), "ODS ops: {ods:?}");
+        let context = crate::new_context().expect("dialect loads");
         for spec in OPS {
             assert!(
-                irdl.contains(&spec.name.to_string()),
-                "{} missing from IRDL",
+                ods.contains(&spec.name.to_string()),
+                "{} missing from ODS",
                 spec.name
             );
         }
-        for name in &irdl {
+        for name in &ods {
             assert!(spec(name).is_some(), "{name} missing from the op table");
+            assert!(
+                context.is_registered_operation(name),
+                "{name} not registered"
+            );
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The dit verifier: the rules of DIALECT.md that IRDL cannot state (element types per op,
+//! The dit verifier: the rules of DIALECT.md that ODS cannot state (element types per op,
 //! enum values of optional attributes, shape rules). It runs after parsing and after every
 //! pass; each failure is reported at the op's location, naming the op and the rule.
 

@@ -1,8 +1,9 @@
 // RUN: dit-opt %s --split-input-file --verify-diagnostics
 //
 // Negative cases: at least one per op of DIALECT.md, more for the important rules. Each chunk
-// holds one invalid op. Messages come from IRDL (MLIR's verifier, run while parsing; the
-// first error stops the chunk) or from the Rust verifier (`'dit.x' op ... [rule name]`).
+// holds one invalid op. Messages come from the ODS definition (MLIR's verifier, run while
+// parsing; the first error stops the chunk) or from the Rust verifier
+// (`'dit.x' op ... [rule name]`).
 
 // ===== elementwise binary =====
 
@@ -39,7 +40,7 @@ func.func @div_integer(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 func.func @pow_one_operand(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{expects exactly 2 operands, but got 1}}
+  // expected-error @+1 {{'dit.pow' op expected 2 operands, but found 1}}
   %0 = "dit.pow"(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -57,7 +58,7 @@ func.func @add_result_elem(%a: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<4xf32
 // ===== elementwise unary =====
 
 func.func @neg_scalar_not_tensor(%x: f16) -> tensor<f16> {
-  // expected-error @+1 {{expected base type 'builtin.tensor' but got 'builtin.f16'}}
+  // expected-error @+1 {{'dit.neg' op operand #0 must be ranked tensor of any type values, but got 'f16'}}
   %0 = "dit.neg"(%x) : (f16) -> tensor<f16>
   return %0 : tensor<f16>
 }
@@ -73,7 +74,7 @@ func.func @exp_integer(%x: tensor<4xi8>) -> tensor<4xi8> {
 // -----
 
 func.func @sqrt_result_type(%x: tensor<4xf32>) -> tensor<4xf16> {
-  // expected-error @+1 {{expected 'tensor<4xf32>' but got 'tensor<4xf16>'}}
+  // expected-error @+1 {{'dit.sqrt' op requires the same type for all operands and results}}
   %0 = "dit.sqrt"(%x) : (tensor<4xf32>) -> tensor<4xf16>
   return %0 : tensor<4xf16>
 }
@@ -81,7 +82,7 @@ func.func @sqrt_result_type(%x: tensor<4xf32>) -> tensor<4xf16> {
 // -----
 
 func.func @rsqrt_unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{expected base type 'builtin.tensor' but got 'builtin.unranked_tensor'}}
+  // expected-error @+1 {{'dit.rsqrt' op operand #0 must be ranked tensor of any type values, but got 'tensor<*xf32>'}}
   %0 = "dit.rsqrt"(%x) : (tensor<*xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
@@ -97,7 +98,7 @@ func.func @tanh_f64(%x: tensor<4xf64>) -> tensor<4xf64> {
 // -----
 
 func.func @erf_two_results(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{expects exactly 1 results, but got 2}}
+  // expected-error @+1 {{'dit.erf' op requires one result}}
   %0:2 = "dit.erf"(%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return %0#0 : tensor<4xf32>
 }
@@ -113,7 +114,7 @@ func.func @sigmoid_integer(%x: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 func.func @silu_no_operand() -> tensor<4xf32> {
-  // expected-error @+1 {{expects exactly 1 operands, but got 0}}
+  // expected-error @+1 {{'dit.silu' op requires a single operand}}
   %0 = "dit.silu"() : () -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -129,7 +130,7 @@ func.func @relu_i16(%x: tensor<4xi16>) -> tensor<4xi16> {
 // -----
 
 func.func @gelu_missing_approximate(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
-  // expected-error @+1 {{attribute "approximate" is expected but not provided}}
+  // expected-error @+1 {{'dit.gelu' op requires attribute 'approximate'}}
   %0 = "dit.gelu"(%x) : (tensor<2x8xf16>) -> tensor<2x8xf16>
   return %0 : tensor<2x8xf16>
 }
@@ -137,7 +138,7 @@ func.func @gelu_missing_approximate(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
 // -----
 
 func.func @gelu_bad_enum(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
-  // expected-error @+1 {{'"fast"' does not satisfy the constraint}}
+  // expected-error @+1 {{'dit.gelu' op attribute 'approximate' failed to satisfy constraint: string attribute whose value is one of "none", "tanh"}}
   %0 = "dit.gelu"(%x) {approximate = "fast"} : (tensor<2x8xf16>) -> tensor<2x8xf16>
   return %0 : tensor<2x8xf16>
 }
@@ -155,7 +156,7 @@ func.func @cast_changes_shape(%x: tensor<4x8xbf16>) -> tensor<8x4xf32> {
 // -----
 
 func.func @reduce_mean_missing_keepdim(%x: tensor<4x8xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{attribute "keepdim" is expected but not provided}}
+  // expected-error @+1 {{'dit.reduce_mean' op requires attribute 'keepdim'}}
   %0 = "dit.reduce_mean"(%x) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -179,7 +180,7 @@ func.func @reduce_mean_dim_out_of_range(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @reduce_mean_dims_i32(%x: tensor<4x8xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'dit.reduce_mean' op attribute 'dims' must be an array<i64> [rule attribute-kind]}}
+  // expected-error @+1 {{'dit.reduce_mean' op attribute 'dims' failed to satisfy constraint: i64 dense array attribute}}
   %0 = "dit.reduce_mean"(%x) {dims = array<i32: 1>, keepdim = false} : (tensor<4x8xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -211,7 +212,7 @@ func.func @softmax_dim_out_of_range(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
 // -----
 
 func.func @softmax_missing_dim(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
-  // expected-error @+1 {{attribute "dim" is expected but not provided}}
+  // expected-error @+1 {{'dit.softmax' op requires attribute 'dim'}}
   %0 = "dit.softmax"(%x) : (tensor<2x16xf32>) -> tensor<2x16xf32>
   return %0 : tensor<2x16xf32>
 }
@@ -219,7 +220,7 @@ func.func @softmax_missing_dim(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
 // -----
 
 func.func @softmax_dim_not_integer(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
-  // expected-error @+1 {{expected base attribute 'builtin.integer' but got 'builtin.string'}}
+  // expected-error @+1 {{'dit.softmax' op attribute 'dim' failed to satisfy constraint: 64-bit signless integer attribute}}
   %0 = "dit.softmax"(%x) {dim = "last"} : (tensor<2x16xf32>) -> tensor<2x16xf32>
   return %0 : tensor<2x16xf32>
 }
@@ -300,7 +301,7 @@ func.func @transpose_result_shape(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
 // -----
 
 func.func @transpose_missing_perm(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
-  // expected-error @+1 {{attribute "perm" is expected but not provided}}
+  // expected-error @+1 {{'dit.transpose' op requires attribute 'perm'}}
   %0 = "dit.transpose"(%x) : (tensor<2x8xf16>) -> tensor<2x8xf16>
   return %0 : tensor<2x8xf16>
 }
@@ -324,7 +325,7 @@ func.func @slice_result_shape(%x: tensor<4x16xf16>) -> tensor<4x8xf16> {
 // -----
 
 func.func @slice_missing_step(%x: tensor<4x16xf16>) -> tensor<4x8xf16> {
-  // expected-error @+1 {{attribute "step" is expected but not provided}}
+  // expected-error @+1 {{'dit.slice' op requires attribute 'step'}}
   %0 = "dit.slice"(%x) {dim = 1 : i64, start = 0 : i64, end = 8 : i64} : (tensor<4x16xf16>) -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
 }
@@ -365,7 +366,7 @@ func.func @split_result_shape(%x: tensor<2x48xbf16>) -> (tensor<2x32xbf16>, tens
 // -----
 
 func.func @split_missing_sizes(%x: tensor<1x18xbf16>) -> (tensor<1x9xbf16>, tensor<1x9xbf16>) {
-  // expected-error @+1 {{'dit.split' op requires attribute 'sizes' [rule required-attribute]}}
+  // expected-error @+1 {{'dit.split' op requires attribute 'sizes'}}
   %0:2 = "dit.split"(%x) {dim = 1 : i64} : (tensor<1x18xbf16>) -> (tensor<1x9xbf16>, tensor<1x9xbf16>)
   return %0#0, %0#1 : tensor<1x9xbf16>, tensor<1x9xbf16>
 }
@@ -406,7 +407,7 @@ func.func @concat_rank(%a: tensor<4x1xf32>, %b: tensor<4xf32>) -> tensor<4x2xf32
 // -----
 
 func.func @concat_missing_dim(%a: tensor<4x1xf32>) -> tensor<4x2xf32> {
-  // expected-error @+1 {{'dit.concat' op requires attribute 'dim' [rule required-attribute]}}
+  // expected-error @+1 {{'dit.concat' op requires attribute 'dim'}}
   %0 = "dit.concat"(%a, %a) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
 }
@@ -422,7 +423,7 @@ func.func @concat_no_operands() -> tensor<4xf32> {
 // -----
 
 func.func @concat_not_tensor(%a: tensor<4xf32>, %s: f32) -> tensor<5xf32> {
-  // expected-error @+1 {{'dit.concat' op operand #1 must be a ranked tensor, got f32 [rule ranked-tensor]}}
+  // expected-error @+1 {{'dit.concat' op operand #1 must be variadic of ranked tensor of any type values, but got 'f32'}}
   %0 = "dit.concat"(%a, %s) {dim = 0 : i64} : (tensor<4xf32>, f32) -> tensor<5xf32>
   return %0 : tensor<5xf32>
 }
@@ -430,7 +431,7 @@ func.func @concat_not_tensor(%a: tensor<4xf32>, %s: f32) -> tensor<5xf32> {
 // -----
 
 func.func @concat_unranked_result(%a: tensor<4xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{'dit.concat' op result #0 must be a ranked tensor, got tensor<*xf32> [rule ranked-tensor]}}
+  // expected-error @+1 {{'dit.concat' op result #0 must be ranked tensor of any type values, but got 'tensor<*xf32>'}}
   %0 = "dit.concat"(%a, %a) {dim = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
@@ -481,7 +482,7 @@ func.func @matmul_result_elem(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>) -> ten
 // -----
 
 func.func @matmul_missing_transpose_b(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>) -> tensor<4x8xf16> {
-  // expected-error @+1 {{attribute "transpose_b" is expected but not provided}}
+  // expected-error @+1 {{'dit.matmul' op requires attribute 'transpose_b'}}
   %0 = "dit.matmul"(%a, %b) {transpose_a = false} : (tensor<4x16xf16>, tensor<16x8xf16>) -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
 }
@@ -489,7 +490,7 @@ func.func @matmul_missing_transpose_b(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>
 // -----
 
 func.func @matmul_transpose_not_bool(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>) -> tensor<4x8xf16> {
-  // expected-error @+1 {{'0 : i64' does not satisfy the constraint}}
+  // expected-error @+1 {{'dit.matmul' op attribute 'transpose_a' failed to satisfy constraint: bool attribute}}
   %0 = "dit.matmul"(%a, %b) {transpose_a = 0 : i64, transpose_b = false} : (tensor<4x16xf16>, tensor<16x8xf16>) -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
 }
@@ -536,7 +537,8 @@ func.func @linear_segments_entries(%x: tensor<2x16xbf16>, %w: tensor<32x16xbf16>
 
 // -----
 
-// One optional operand: IRDL ignores operandSegmentSizes, the Rust verifier checks it.
+// One optional operand: ODS splits by count and ignores operandSegmentSizes; the Rust verifier
+// checks it.
 func.func @dynamic_quant_segments_slot(%x: tensor<16x64xbf16>) -> (tensor<16x64xi8>, tensor<16xf32>) {
   // expected-error @+1 {{'dit.dynamic_quant' op operandSegmentSizes gives 0 values to slot 'x' [rule operand-segments]}}
   %0:2 = "dit.dynamic_quant"(%x) {operandSegmentSizes = array<i32: 0, 1>} : (tensor<16x64xbf16>) -> (tensor<16x64xi8>, tensor<16xf32>)
@@ -588,7 +590,7 @@ func.func @rms_norm_gamma_shape(%x: tensor<2x4x64xbf16>, %g: tensor<32xbf16>) ->
 // -----
 
 func.func @rms_norm_epsilon_f64(%x: tensor<2x64xbf16>, %g: tensor<64xbf16>) -> tensor<2x64xbf16> {
-  // expected-error @+1 {{'dit.rms_norm' op attribute 'epsilon' must be an f32 float [rule attribute-kind]}}
+  // expected-error @+1 {{'dit.rms_norm' op attribute 'epsilon' failed to satisfy constraint: 32-bit float attribute}}
   %0 = "dit.rms_norm"(%x, %g) {epsilon = 1.000000e-06 : f64} : (tensor<2x64xbf16>, tensor<64xbf16>) -> tensor<2x64xbf16>
   return %0 : tensor<2x64xbf16>
 }
@@ -611,9 +613,9 @@ func.func @rms_norm_gamma_type(%x: tensor<2x64xbf16>, %g: tensor<64xf16>) -> ten
 
 // -----
 
-// Two optional operands: IRDL itself requires operandSegmentSizes.
+// Two optional operands: ODS itself requires operandSegmentSizes (AttrSizedOperandSegments).
 func.func @layer_norm_missing_segments(%x: tensor<2x64xbf16>, %g: tensor<64xbf16>) -> tensor<2x64xbf16> {
-  // expected-error @+1 {{'operandSegmentSizes' attribute is expected but not provided}}
+  // expected-error @+1 {{'dit.layer_norm' op requires dense i32 array attribute 'operandSegmentSizes'}}
   %0 = "dit.layer_norm"(%x, %g) {epsilon = 1.000000e-06 : f32} : (tensor<2x64xbf16>, tensor<64xbf16>) -> tensor<2x64xbf16>
   return %0 : tensor<2x64xbf16>
 }
@@ -629,7 +631,7 @@ func.func @layer_norm_beta_shape(%x: tensor<2x64xbf16>, %b: tensor<2x64xbf16>) -
 // -----
 
 func.func @layer_norm_missing_epsilon(%x: tensor<2x64xbf16>) -> tensor<2x64xbf16> {
-  // expected-error @+1 {{attribute "epsilon" is expected but not provided}}
+  // expected-error @+1 {{'dit.layer_norm' op requires attribute 'epsilon'}}
   %0 = "dit.layer_norm"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<2x64xbf16>) -> tensor<2x64xbf16>
   return %0 : tensor<2x64xbf16>
 }
@@ -637,7 +639,7 @@ func.func @layer_norm_missing_epsilon(%x: tensor<2x64xbf16>) -> tensor<2x64xbf16
 // -----
 
 func.func @rope_bad_mode(%x: tensor<1x2x16x64xbf16>, %c: tensor<1x1x16x64xbf16>) -> tensor<1x2x16x64xbf16> {
-  // expected-error @+1 {{'"neox"' does not satisfy the constraint}}
+  // expected-error @+1 {{'dit.rope' op attribute 'mode' failed to satisfy constraint: string attribute whose value is one of "half", "interleave"}}
   %0 = "dit.rope"(%x, %c, %c) {mode = "neox"} : (tensor<1x2x16x64xbf16>, tensor<1x1x16x64xbf16>, tensor<1x1x16x64xbf16>) -> tensor<1x2x16x64xbf16>
   return %0 : tensor<1x2x16x64xbf16>
 }
@@ -669,7 +671,7 @@ func.func @rope_table_head_dim(%x: tensor<1x2x16x64xbf16>, %c: tensor<1x1x16x1xb
 // -----
 
 func.func @attention_missing_scale(%q: tensor<1x2x16x64xbf16>) -> tensor<1x2x16x64xbf16> {
-  // expected-error @+1 {{attribute "scale" is expected but not provided}}
+  // expected-error @+1 {{'dit.attention' op requires attribute 'scale'}}
   %0 = "dit.attention"(%q, %q, %q) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<1x2x16x64xbf16>, tensor<1x2x16x64xbf16>, tensor<1x2x16x64xbf16>) -> tensor<1x2x16x64xbf16>
   return %0 : tensor<1x2x16x64xbf16>
 }
@@ -717,7 +719,7 @@ func.func @attention_mask_shape(%q: tensor<1x2x16x64xbf16>, %k: tensor<1x2x32x64
 // -----
 
 func.func @attention_scale_f64(%q: tensor<1x2x16x64xbf16>) -> tensor<1x2x16x64xbf16> {
-  // expected-error @+1 {{'dit.attention' op attribute 'scale' must be an f32 float [rule attribute-kind]}}
+  // expected-error @+1 {{'dit.attention' op attribute 'scale' failed to satisfy constraint: 32-bit float attribute}}
   %0 = "dit.attention"(%q, %q, %q) {operandSegmentSizes = array<i32: 1, 1, 1, 0>, scale = 1.250000e-01 : f64} : (tensor<1x2x16x64xbf16>, tensor<1x2x16x64xbf16>, tensor<1x2x16x64xbf16>) -> tensor<1x2x16x64xbf16>
   return %0 : tensor<1x2x16x64xbf16>
 }
@@ -743,7 +745,7 @@ func.func @dynamic_quant_scale_shape(%x: tensor<16x64xbf16>) -> (tensor<16x64xi8
 // -----
 
 func.func @dynamic_quant_one_result(%x: tensor<16x64xbf16>) -> tensor<16x64xi8> {
-  // expected-error @+1 {{expects exactly 2 results, but got 1}}
+  // expected-error @+1 {{'dit.dynamic_quant' op expected 2 results}}
   %0 = "dit.dynamic_quant"(%x) {operandSegmentSizes = array<i32: 1, 0>} : (tensor<16x64xbf16>) -> tensor<16x64xi8>
   return %0 : tensor<16x64xi8>
 }
@@ -807,7 +809,7 @@ func.func @quant_matmul_bad_x2_format(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>
 // -----
 
 func.func @quant_matmul_x2_format_not_string(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>, %s: tensor<128xf32>) -> tensor<4x128xf16> {
-  // expected-error @+1 {{'dit.quant_matmul' op attribute 'x2_format' must be a string [rule attribute-kind]}}
+  // expected-error @+1 {{'dit.quant_matmul' op attribute 'x2_format' failed to satisfy constraint: string attribute}}
   %0 = "dit.quant_matmul"(%a, %b, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, transpose_x1 = false, transpose_x2 = true, x2_format = 29 : i64} : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<128xf32>) -> tensor<4x128xf16>
   return %0 : tensor<4x128xf16>
 }
@@ -847,7 +849,7 @@ func.func @quant_matmul_pertoken_shape(%a: tensor<4x64xi8>, %b: tensor<128x64xi8
 // -----
 
 func.func @quant_matmul_missing_transpose_x1(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>, %s: tensor<128xf32>) -> tensor<4x128xf16> {
-  // expected-error @+1 {{attribute "transpose_x1" is expected but not provided}}
+  // expected-error @+1 {{'dit.quant_matmul' op requires attribute 'transpose_x1'}}
   %0 = "dit.quant_matmul"(%a, %b, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, transpose_x2 = true} : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<128xf32>) -> tensor<4x128xf16>
   return %0 : tensor<4x128xf16>
 }
@@ -855,7 +857,7 @@ func.func @quant_matmul_missing_transpose_x1(%a: tensor<4x64xi8>, %b: tensor<128
 // -----
 
 func.func @quant_matmul_missing_segments(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>, %s: tensor<128xf32>) -> tensor<4x128xf16> {
-  // expected-error @+1 {{'operandSegmentSizes' attribute is expected but not provided}}
+  // expected-error @+1 {{'dit.quant_matmul' op requires dense i32 array attribute 'operandSegmentSizes'}}
   %0 = "dit.quant_matmul"(%a, %b, %s) {transpose_x1 = false, transpose_x2 = true} : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<128xf32>) -> tensor<4x128xf16>
   return %0 : tensor<4x128xf16>
 }
@@ -863,7 +865,7 @@ func.func @quant_matmul_missing_segments(%a: tensor<4x64xi8>, %b: tensor<128x64x
 // -----
 
 func.func @quant_matmul_segments_slot(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>, %s: tensor<128xf32>) -> tensor<4x128xf16> {
-  // expected-error @+1 {{element 2 in 'operandSegmentSizes' attribute must be equal to 1}}
+  // expected-error @+1 {{'dit.quant_matmul' op operandSegmentSizes gives 0 values to slot 'scale' [rule operand-segments]}}
   %0 = "dit.quant_matmul"(%a, %b, %s) {operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0>, transpose_x1 = false, transpose_x2 = true} : (tensor<4x64xi8>, tensor<128x64xi8>, tensor<128xf32>) -> tensor<4x128xf16>
   return %0 : tensor<4x128xf16>
 }
@@ -871,7 +873,7 @@ func.func @quant_matmul_segments_slot(%a: tensor<4x64xi8>, %b: tensor<128x64xi8>
 // -----
 
 func.func @grouped_matmul_bad_list_type(%x: tensor<64x128xbf16>, %w: tensor<8x128x256xbf16>, %gl: tensor<8xi64>) -> tensor<64x256xbf16> {
-  // expected-error @+1 {{'"offsets"' does not satisfy the constraint}}
+  // expected-error @+1 {{'dit.grouped_matmul' op attribute 'group_list_type' failed to satisfy constraint: string attribute whose value is one of "cumsum", "count"}}
   %0 = "dit.grouped_matmul"(%x, %w, %gl) {group_list_type = "offsets", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<64x128xbf16>, tensor<8x128x256xbf16>, tensor<8xi64>) -> tensor<64x256xbf16>
   return %0 : tensor<64x256xbf16>
 }
@@ -895,7 +897,7 @@ func.func @grouped_matmul_contraction(%x: tensor<64x64xbf16>, %w: tensor<8x128x2
 // -----
 
 func.func @opaque_missing_name(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'dit.opaque' op requires attribute 'name' [rule required-attribute]}}
+  // expected-error @+1 {{'dit.opaque' op requires attribute 'name'}}
   %0 = "dit.opaque"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
@@ -911,7 +913,7 @@ func.func @opaque_empty_name(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 func.func @opaque_name_not_string(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'dit.opaque' op attribute 'name' must be a string [rule attribute-kind]}}
+  // expected-error @+1 {{'dit.opaque' op attribute 'name' failed to satisfy constraint: string attribute}}
   %0 = "dit.opaque"(%x) {name = 7 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
@@ -929,7 +931,7 @@ func.func @fast_gelu_integer(%x: tensor<4xi8>) -> tensor<4xi8> {
 // -----
 
 func.func @muls_add_missing_scale(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
-  // expected-error @+1 {{attribute "scale" is expected but not provided}}
+  // expected-error @+1 {{'dit.muls_add' op requires attribute 'scale'}}
   %0 = "dit.muls_add"(%x, %x) : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
 }
@@ -953,7 +955,7 @@ func.func @ada_layer_norm_shift(%x: tensor<1x16x64xbf16>, %s: tensor<1x1x64xbf16
 // -----
 
 func.func @quant_matmul_gelu_bad_approximate(%a: tensor<4x64xi8>, %b: tensor<64x128xi8>, %as: tensor<4xf32>, %bs: tensor<128xf32>) -> tensor<4x128xbf16> {
-  // expected-error @+1 {{'"tanh"' does not satisfy the constraint}}
+  // expected-error @+1 {{'dit.quant_matmul_gelu' op attribute 'approximate' failed to satisfy constraint: string attribute whose value is one of "gelu_tanh", "gelu_erf"}}
   %0 = "dit.quant_matmul_gelu"(%a, %b, %as, %bs) {approximate = "tanh", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>} : (tensor<4x64xi8>, tensor<64x128xi8>, tensor<4xf32>, tensor<128xf32>) -> tensor<4x128xbf16>
   return %0 : tensor<4x128xbf16>
 }
@@ -977,7 +979,7 @@ func.func @fused_matmul_add_without_x3(%a: tensor<4x64xf16>, %b: tensor<64x128xf
 // -----
 
 func.func @fused_matmul_bad_op_type(%a: tensor<4x64xf16>, %b: tensor<64x128xf16>) -> tensor<4x128xf16> {
-  // expected-error @+1 {{'"sigmoid"' does not satisfy the constraint}}
+  // expected-error @+1 {{'dit.fused_matmul' op attribute 'fused_op_type' failed to satisfy constraint: string attribute whose value is one of "", "add", "mul", "gelu_tanh", "gelu_erf", "relu"}}
   %0 = "dit.fused_matmul"(%a, %b) {fused_op_type = "sigmoid", operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<4x64xf16>, tensor<64x128xf16>) -> tensor<4x128xf16>
   return %0 : tensor<4x128xf16>
 }
@@ -993,7 +995,7 @@ func.func @gmm_swiglu_quant_odd_n(%x: tensor<64x128xi8>, %w: tensor<8x128x511xi8
 // -----
 
 func.func @gmm_swiglu_quant_bad_variant(%x: tensor<64x128xi8>, %w: tensor<8x128x512xi8>, %gl: tensor<8xi64>, %ws: tensor<8x512xf32>, %xs: tensor<64xf32>) -> (tensor<64x256xi8>, tensor<64xf32>, tensor<64xf32>) {
-  // expected-error @+1 {{'"v3"' does not satisfy the constraint}}
+  // expected-error @+1 {{'dit.grouped_matmul_swiglu_quant' op attribute 'variant' failed to satisfy constraint: string attribute whose value is one of "v1", "v2"}}
   %y, %ys, %yo = "dit.grouped_matmul_swiglu_quant"(%x, %w, %gl, %ws, %xs) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>, variant = "v3"} : (tensor<64x128xi8>, tensor<8x128x512xi8>, tensor<8xi64>, tensor<8x512xf32>, tensor<64xf32>) -> (tensor<64x256xi8>, tensor<64xf32>, tensor<64xf32>)
   return %y, %ys, %yo : tensor<64x256xi8>, tensor<64xf32>, tensor<64xf32>
 }
@@ -1017,7 +1019,7 @@ func.func @swiglu_result_shape(%x: tensor<2x4x256xbf16>) -> tensor<2x4x256xbf16>
 // -----
 
 func.func @swiglu_missing_dim(%x: tensor<2x4x256xbf16>) -> tensor<2x4x128xbf16> {
-  // expected-error @+1 {{attribute "dim" is expected but not provided}}
+  // expected-error @+1 {{'dit.swiglu' op requires attribute 'dim'}}
   %0 = "dit.swiglu"(%x) : (tensor<2x4x256xbf16>) -> tensor<2x4x128xbf16>
   return %0 : tensor<2x4x128xbf16>
 }
@@ -1073,7 +1075,7 @@ func.func @kv_rms_norm_rope_cache_result(%kv: tensor<4x1x1x576xbf16>, %g: tensor
 // -----
 
 func.func @kv_rms_norm_rope_cache_missing_epsilon(%kv: tensor<4x1x1x576xbf16>, %g: tensor<512xbf16>, %cos: tensor<4x1x1x64xbf16>, %idx: tensor<4x1xi64>, %kc: tensor<4x1x16x64xbf16>, %ckvc: tensor<4x1x16x512xbf16>) -> (tensor<4x1x16x64xbf16>, tensor<4x1x16x512xbf16>) {
-  // expected-error @+1 {{attribute "epsilon" is expected but not provided}}
+  // expected-error @+1 {{'dit.kv_rms_norm_rope_cache' op requires attribute 'epsilon'}}
   %0:2 = "dit.kv_rms_norm_rope_cache"(%kv, %g, %cos, %cos, %idx, %kc, %ckvc) {cache_mode = "Norm"} : (tensor<4x1x1x576xbf16>, tensor<512xbf16>, tensor<4x1x1x64xbf16>, tensor<4x1x1x64xbf16>, tensor<4x1xi64>, tensor<4x1x16x64xbf16>, tensor<4x1x16x512xbf16>) -> (tensor<4x1x16x64xbf16>, tensor<4x1x16x512xbf16>)
   return %0#0, %0#1 : tensor<4x1x16x64xbf16>, tensor<4x1x16x512xbf16>
 }
@@ -1131,7 +1133,7 @@ func.func @fused_yield_types(%g: tensor<2x64xbf16>) -> tensor<2x32xbf16> {
 // -----
 
 func.func @fused_missing_kernel(%g: tensor<2x64xbf16>) -> tensor<2x64xbf16> {
-  // expected-error @+1 {{'dit.fused' op requires attribute 'kernel' [rule required-attribute]}}
+  // expected-error @+1 {{'dit.fused' op requires attribute 'kernel'}}
   %0 = "dit.fused"(%g) ({
   ^bb0(%a: tensor<2x64xbf16>):
     %1 = "dit.silu"(%a) : (tensor<2x64xbf16>) -> tensor<2x64xbf16>

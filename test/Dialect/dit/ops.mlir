@@ -1,10 +1,9 @@
 // RUN: dit-opt %s | dit-opt | FileCheck %s
 //
-// Round trip of every dit op in the generic form (IRDL ops have no custom syntax and no
-// properties: attributes print in a sorted `{...}` dictionary, operandSegmentSizes included).
-// Shapes and dtypes follow the contract's rules (DIALECT.md). dit.fused / dit.yield come last:
-// dit-opt defines them (with concat, split and opaque) in C++, because IRDL cannot make
-// dit.yield a terminator (see dialects/dit/cpp/region_ops.cpp).
+// Round trip of every dit op in the generic form (the ODS definition has no custom syntax and
+// no properties: attributes print in a sorted `{...}` dictionary, operandSegmentSizes
+// included). Shapes and dtypes follow the contract's rules (DIALECT.md). dit.fused / dit.yield
+// come last: dit.yield is the terminator of a dit.fused body.
 
 // ===== elementwise binary =====
 

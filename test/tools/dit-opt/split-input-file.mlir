@@ -15,7 +15,7 @@ func.func @first(%x: tensor<8xf32>) -> tensor<8xf32> {
 // -----
 
 func.func @second(%x: tensor<8xf32>) -> tensor<8xf32> {
-// ERR: split-input-file.mlir:[[@LINE+1]]:8: error: 'dit.gelu' op attribute "approximate" is expected but not provided
+// ERR: split-input-file.mlir:[[@LINE+1]]:8: error: 'dit.gelu' op requires attribute 'approximate'
   %0 = "dit.gelu"(%x) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }

@@ -179,7 +179,7 @@ fn target_help() -> String {
 pub fn version() -> &'static str {
     concat!(
         env!("CARGO_PKG_VERSION"),
-        " (MLIR 22 via melior 0.27; dit dialect from dit.irdl.mlir)"
+        " (MLIR 22 via melior 0.27; dit dialect from ODS)"
     )
 }
 

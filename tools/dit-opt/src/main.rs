@@ -171,7 +171,7 @@ fn run(options: &cli::Options) -> ExitCode {
         }
     }
     if options.show_dialects {
-        emit_stdout("Available Dialects: arith, builtin, dit, func, irdl, pdl, pdl_interp\n");
+        emit_stdout("Available Dialects: arith, builtin, dit, func, llvm, pdl, pdl_interp\n");
         return ExitCode::SUCCESS;
     }
     let (sink, _handler) = DiagnosticSink::attach(&context);

@@ -1,6 +1,11 @@
-// dit.irdl.mlir -- the one definition of the `dit` dialect (contract: DIALECT.md).
+// dit.irdl.mlir -- an IRDL approximation of the `dit` dialect, kept for bench's peer only.
 //
-// Load with `mlir-opt --irdl-file=dialects/dit/dit.irdl.mlir` or mlirLoadIRDLDialects().
+// dit itself no longer loads this file: the one definition of the dialect is ODS
+// (dialects/dit/include/dit/DitOps.td), compiled into dit-dialect. This file stays because
+// bench times upstream `mlir-opt --irdl-file=bench/peer/dit.irdl.mlir` on the same text, and
+// upstream mlir-opt has no other way to load dit until the dialect plugin (issue 16) exists.
+// `tblgen-to-irdl` output of the ODS file does not load in mlir-opt 22 (it names
+// `!builtin.float` and emits `irdl.c_pred`), so this is the hand-written turn-1 file.
 // IRDL ops print and parse in generic form only; they have no traits and no properties.
 //
 // What MLIR 22 IRDL checks here, and what it cannot (the Rust verifier does the rest):
@@ -29,11 +34,8 @@
 // - IRDL ops cannot be terminators or have NoTerminator, so MLIR's core verifier rejects any
 //   non-empty dit.fused body ("block with no terminator") in tools that load only this file.
 //
-// dit's own tools (dit-opt and the Rust crate) load this file WITHOUT fused, yield, concat,
-// split and opaque, and define those five ops in C++ (dialects/dit/cpp/region_ops.cpp) with
-// the traits they need (dit.yield IsTerminator + HasParent<dit.fused>; dit.fused SingleBlock +
-// IsolatedFromAbove; heterogeneous variadics); the Rust verifier checks their full contract.
-// Their definitions below stay as the closest IRDL approximation for other MLIR tools.
+// fused, yield, concat, split and opaque below are only the closest IRDL approximation; the
+// ODS definition gives them the traits and heterogeneous variadics they need.
 
 irdl.dialect @dit {
 

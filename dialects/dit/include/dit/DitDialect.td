@@ -1,0 +1,31 @@
+//===- DitDialect.td - the dit dialect ---------------------*- tablegen -*-===//
+//
+// The dit dialect: ops of DiT (diffusion transformer) graphs and the fused kernels that
+// replace them on Ascend NPUs. The contract (op names, operand order, attribute names, the
+// generic textual form) is DIALECT.md; this file is its one definition.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIT_DIALECT_TD
+#define DIT_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Dit_Dialect : Dialect {
+  let name = "dit";
+  let cppNamespace = "::mlir::dit";
+  let summary = "DiT graph ops and the Ascend kernels they fuse into";
+  let description = [{
+    Ops print and parse in MLIR's generic form. Values are ranked tensors; element types and
+    shape rules are checked by dit's Rust verifier. Enum-like attributes are strings.
+  }];
+  // Attributes stay plain attributes (not properties): the generic form of DIALECT.md writes
+  // them, `operandSegmentSizes` included, in `{...}`, and every existing file must parse.
+  let usePropertiesForAttributes = 0;
+}
+
+/// The base class of every dit op.
+class Dit_Op<string mnemonic, list<Trait> traits = []> :
+    Op<Dit_Dialect, mnemonic, traits>;
+
+#endif // DIT_DIALECT_TD

@@ -1,0 +1,395 @@
+//===- DitOps.td - the dit ops -----------------------------*- tablegen -*-===//
+//
+// Every op of DIALECT.md: operands in contract order, results, attributes with their kinds,
+// traits. What ODS cannot state (element types per op, shape rules, the values of optional
+// enum-like attributes) is checked by dit's Rust verifier (dialects/dit/src/verifier.rs).
+//
+// Conventions:
+// - Values are `AnyRankedTensor`: element types are per-op rules of the Rust verifier, whose
+//   messages name the rule.
+// - An op with two or more optional operands has `AttrSizedOperandSegments`. DIALECT.md asks
+//   for `operandSegmentSizes` on every op with an optional operand, but ODS refuses the trait
+//   on an op with a single one (linear, attention, dynamic_quant, quant_matmul_gelu): there
+//   ODS splits the operands by count, and the Rust verifier requires and checks the
+//   attribute (rule operand-segments).
+// - Required enum-like attributes are `Dit_StrEnum`; optional ones are plain `StrAttr`
+//   whose values and defaults the Rust verifier checks.
+// - Ops with several results leave them unnamed (the names are in a comment): ODS 22 gives
+//   an op with several named results an OpAsmOpInterface that prints them as `%y, %scale`
+//   instead of `%0:2`, which would change the printed form every test checks.
+// - `Pure` on every op except dit.opaque (an op the dialect does not model: its effects are
+//   unknown) and dit.fused (as pure as its body: RecursiveMemoryEffects).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIT_OPS_TD
+#define DIT_OPS_TD
+
+include "dit/DitDialect.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Attribute constraints
+//===----------------------------------------------------------------------===//
+
+/// A string attribute whose value is one of `cases` (DIALECT.md: enum-like attributes are
+/// strings).
+class Dit_StrEnum<list<string> cases> : ConfinedAttr<StrAttr, [AttrConstraint<
+    Or<!foreach(c, cases,
+       CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"" # c # "\"">)>,
+    "whose value is one of \"" # !interleave(cases, "\", \"") # "\"">]>;
+
+//===----------------------------------------------------------------------===//
+// Op classes
+//===----------------------------------------------------------------------===//
+
+/// Elementwise binary, numpy broadcasting: (lhs, rhs) -> result.
+class Dit_BinaryOp<string mnemonic, string what> : Dit_Op<mnemonic, [Pure]> {
+  let summary = what # ", broadcasting";
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+/// Elementwise unary: (x) -> result of x's type.
+class Dit_UnaryOp<string mnemonic, string what> :
+    Dit_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = what;
+  let arguments = (ins AnyRankedTensor:$x);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+/// One tensor in, one out, types related by the op's Rust rule.
+class Dit_XToResultOp<string mnemonic, string what, list<Trait> traits = []> :
+    Dit_Op<mnemonic, !listconcat([Pure], traits)> {
+  let summary = what;
+  let arguments = (ins AnyRankedTensor:$x);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+//===----------------------------------------------------------------------===//
+// Primitive ops (what a frontend produces)
+//===----------------------------------------------------------------------===//
+
+def Dit_AddOp : Dit_BinaryOp<"add", "lhs + rhs">;
+def Dit_SubOp : Dit_BinaryOp<"sub", "lhs - rhs">;
+def Dit_MulOp : Dit_BinaryOp<"mul", "lhs * rhs">;
+def Dit_DivOp : Dit_BinaryOp<"div", "lhs / rhs">;
+def Dit_PowOp : Dit_BinaryOp<"pow", "lhs ** rhs">;
+
+def Dit_NegOp : Dit_UnaryOp<"neg", "-x">;
+def Dit_ExpOp : Dit_UnaryOp<"exp", "e^x">;
+def Dit_SqrtOp : Dit_UnaryOp<"sqrt", "square root">;
+def Dit_RsqrtOp : Dit_UnaryOp<"rsqrt", "1 / sqrt(x)">;
+def Dit_TanhOp : Dit_UnaryOp<"tanh", "hyperbolic tangent">;
+def Dit_SinOp : Dit_UnaryOp<"sin", "sine (radians)">;
+def Dit_CosOp : Dit_UnaryOp<"cos", "cosine (radians)">;
+def Dit_ErfOp : Dit_UnaryOp<"erf", "error function">;
+def Dit_SigmoidOp : Dit_UnaryOp<"sigmoid", "1 / (1 + e^-x)">;
+def Dit_SiluOp : Dit_UnaryOp<"silu", "x * sigmoid(x)">;
+def Dit_ReluOp : Dit_UnaryOp<"relu", "max(x, 0)">;
+
+def Dit_GeluOp : Dit_UnaryOp<"gelu", "erf GELU or tanh GELU"> {
+  let arguments = (ins AnyRankedTensor:$x, Dit_StrEnum<["none", "tanh"]>:$approximate);
+}
+
+def Dit_CastOp : Dit_XToResultOp<"cast",
+    "convert to the result's element type (same shape)">;
+
+def Dit_ReduceMeanOp : Dit_XToResultOp<"reduce_mean", "mean over dims"> {
+  let arguments = (ins AnyRankedTensor:$x, DenseI64ArrayAttr:$dims, BoolAttr:$keepdim);
+}
+
+def Dit_ReduceSumOp : Dit_XToResultOp<"reduce_sum", "sum over dims"> {
+  let arguments = (ins AnyRankedTensor:$x, DenseI64ArrayAttr:$dims, BoolAttr:$keepdim);
+}
+
+def Dit_SoftmaxOp : Dit_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "softmax along dim";
+  let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_ReshapeOp : Dit_XToResultOp<"reshape",
+    "new shape from the result type, same element count">;
+def Dit_BroadcastOp : Dit_XToResultOp<"broadcast",
+    "numpy-broadcast x to the result shape">;
+def Dit_BitcastOp : Dit_XToResultOp<"bitcast",
+    "reinterpret the bits of x as the result type">;
+
+def Dit_TransposeOp : Dit_XToResultOp<"transpose",
+    "permute dims: result dim i = x dim perm[i]"> {
+  let arguments = (ins AnyRankedTensor:$x, DenseI64ArrayAttr:$perm);
+}
+
+def Dit_SliceOp : Dit_XToResultOp<"slice", "x[start:end:step] along dim"> {
+  let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim, I64Attr:$start, I64Attr:$end,
+                       I64Attr:$step);
+}
+
+def Dit_SplitOp : Dit_Op<"split", [Pure]> {
+  let summary = "split x along dim, one result per size";
+  let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim, DenseI64ArrayAttr:$sizes);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+}
+
+def Dit_ConcatOp : Dit_Op<"concat", [Pure]> {
+  let summary = "concatenate along dim";
+  let arguments = (ins Variadic<AnyRankedTensor>:$xs, I64Attr:$dim);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_MatmulOp : Dit_Op<"matmul", [Pure]> {
+  let summary = "batched op(a)·op(b), batch dims broadcast";
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b, BoolAttr:$transpose_a,
+                       BoolAttr:$transpose_b);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_LinearOp : Dit_Op<"linear", [Pure]> {
+  let summary = "x·weightᵀ + bias; weight is [N, K], bias [N]";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$weight,
+                       Optional<AnyRankedTensor>:$bias);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_RmsNormOp : Dit_Op<"rms_norm", [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "RMSNorm over the last dim";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$gamma, F32Attr:$epsilon);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_LayerNormOp : Dit_Op<"layer_norm",
+    [Pure, AttrSizedOperandSegments, AllTypesMatch<["x", "result"]>]> {
+  let summary = "LayerNorm over the last dim";
+  let arguments = (ins AnyRankedTensor:$x, Optional<AnyRankedTensor>:$gamma,
+                       Optional<AnyRankedTensor>:$beta, F32Attr:$epsilon);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_RopeOp : Dit_Op<"rope", [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "rotary position embedding (aclnnRotaryPositionEmbedding semantics)";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$cos, AnyRankedTensor:$sin,
+                       Dit_StrEnum<["half", "interleave"]>:$mode);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_AttentionOp : Dit_Op<"attention", [Pure]> {
+  let summary = "scaled dot-product attention";
+  let description = [{
+    `layout` is "BNSD" (default), "BSND" or "BSH"; `mask_kind` "masked_out" (default) or
+    "additive"; `causal` (default false) replaces the mask.
+  }];
+  let arguments = (ins AnyRankedTensor:$q, AnyRankedTensor:$k, AnyRankedTensor:$v,
+                       Optional<AnyRankedTensor>:$mask, F32Attr:$scale,
+                       OptionalAttr<StrAttr>:$layout, OptionalAttr<StrAttr>:$mask_kind,
+                       OptionalAttr<BoolAttr>:$causal);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_DynamicQuantOp : Dit_Op<"dynamic_quant", [Pure]> {
+  let summary = "per-token dynamic int8 quantisation -> (y: i8, scale: f32 per token)";
+  let arguments = (ins AnyRankedTensor:$x, Optional<AnyRankedTensor>:$smooth_scale);
+  // (y, scale)
+  let results = (outs AnyRankedTensor, AnyRankedTensor);
+}
+
+def Dit_QuantMatmulOp : Dit_Op<"quant_matmul", [Pure, AttrSizedOperandSegments]> {
+  let summary = "QuantBatchMatmulV3: (op(x1)·op(x2))·scale [·pertoken_scale] + bias";
+  let description = [{
+    `x2_format` is "ND" (default) or "FRACTAL_NZ"; `group_size` defaults to 0.
+  }];
+  let arguments = (ins AnyRankedTensor:$x1, AnyRankedTensor:$x2, AnyRankedTensor:$scale,
+                       Optional<AnyRankedTensor>:$offset, Optional<AnyRankedTensor>:$bias,
+                       Optional<AnyRankedTensor>:$pertoken_scale, BoolAttr:$transpose_x1,
+                       BoolAttr:$transpose_x2, OptionalAttr<StrAttr>:$x2_format,
+                       OptionalAttr<I64Attr>:$group_size);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_GroupedMatmulOp : Dit_Op<"grouped_matmul", [Pure, AttrSizedOperandSegments]> {
+  let summary = "MoE experts: x [M,K], weight [E,K,N], group_list i64 [E]";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$weight,
+                       AnyRankedTensor:$group_list, Optional<AnyRankedTensor>:$bias,
+                       Optional<AnyRankedTensor>:$scale,
+                       Optional<AnyRankedTensor>:$per_token_scale,
+                       Dit_StrEnum<["cumsum", "count"]>:$group_list_type);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+// ---- MoE routing and indexing (torch semantics) ----
+
+def Dit_TopkOp : Dit_Op<"topk", [Pure]> {
+  let summary = "the k largest (or smallest) elements along dim (aclnnTopk)";
+  let arguments = (ins AnyRankedTensor:$x, I64Attr:$k, I64Attr:$dim, BoolAttr:$largest,
+                       BoolAttr:$sorted);
+  // (values, indices)
+  let results = (outs AnyRankedTensor, AnyRankedTensor);
+}
+
+def Dit_SortOp : Dit_Op<"sort", [Pure]> {
+  let summary = "sort along dim (aclnnSort); an argsort is its indices";
+  let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim, BoolAttr:$descending,
+                       BoolAttr:$stable);
+  // (values, indices)
+  let results = (outs AnyRankedTensor, AnyRankedTensor);
+}
+
+def Dit_CumsumOp : Dit_XToResultOp<"cumsum",
+    "inclusive prefix sum along dim, in the result's element type (aclnnCumsum)"> {
+  let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim);
+}
+
+def Dit_FloorDivOp : Dit_BinaryOp<"floor_div", "floor(lhs / rhs) (aclnnFloorDivide)">;
+
+def Dit_IndexSelectOp : Dit_Op<"index_select", [Pure]> {
+  let summary = "x's slices at the 1-d index along dim (aclnnIndexSelect)";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$index, I64Attr:$dim);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_ScatterAddOp : Dit_Op<"scatter_add", [Pure]> {
+  let summary = "torch.scatter_add along dim (aclnnScatterAdd)";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$index, AnyRankedTensor:$src,
+                       I64Attr:$dim);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_IndexAddOp : Dit_Op<"index_add", [Pure]> {
+  let summary = "torch.index_add with alpha 1 along dim (aclnnIndexAdd)";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$index, AnyRankedTensor:$source,
+                       I64Attr:$dim);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_MoeInitRoutingOp : Dit_Op<"moe_init_routing", [Pure]> {
+  let summary = "(token, choice) pairs sorted by expert (aclnnMoeInitRoutingV2, drop-less)";
+  let description = [{
+    x [T,H], expert_idx [T,K] -> (expanded_x [T*K,H], expanded_row_idx i32 [T*K],
+    expert_tokens i64 [E]).
+  }];
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$expert_idx,
+                       I64Attr:$num_experts, Dit_StrEnum<["cumsum", "count"]>:$expert_tokens);
+  // (expanded_x, expanded_row_idx, expert_tokens)
+  let results = (outs AnyRankedTensor, AnyRankedTensor, AnyRankedTensor);
+}
+
+def Dit_MoeFinalizeRoutingOp : Dit_Op<"moe_finalize_routing", [Pure]> {
+  let summary = "out[t] = sum_k scales[t,k]·expanded_x[expanded_row_idx[t*K+k]] "
+                "(aclnnMoeFinalizeRoutingV2, dropPadMode 2)";
+  let arguments = (ins AnyRankedTensor:$expanded_x, AnyRankedTensor:$expanded_row_idx,
+                       AnyRankedTensor:$scales);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_OpaqueOp : Dit_Op<"opaque"> {
+  let summary = "any op the dialect does not model; kept as is, counted as one kernel";
+  let description = [{
+    Not `Pure`: the op it stands for may have effects dit does not know of.
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$args, StrAttr:$name);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+}
+
+//===----------------------------------------------------------------------===//
+// Fused ops (produced by passes; each maps to one kernel)
+//===----------------------------------------------------------------------===//
+
+def Dit_FastGeluOp : Dit_UnaryOp<"fast_gelu",
+    "aclnnFastGelu: x·sigmoid(1.702x), replacing the GELU(tanh) pattern">;
+
+def Dit_MulsAddOp : Dit_Op<"muls_add", [Pure]> {
+  let summary = "x·scale + y in one kernel";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$y, F32Attr:$scale);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_AdaLayerNormOp : Dit_Op<"ada_layer_norm",
+    [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "layer_norm(x)·(1+scale)+shift";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$scale, AnyRankedTensor:$shift,
+                       F32Attr:$epsilon);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_QuantMatmulGeluOp : Dit_Op<"quant_matmul_gelu", [Pure]> {
+  let summary = "FusedQuantMatmul: quant matmul + GELU (Atlas A2/A3)";
+  let arguments = (ins AnyRankedTensor:$x1, AnyRankedTensor:$x2, AnyRankedTensor:$x1_scale,
+                       AnyRankedTensor:$x2_scale, Optional<AnyRankedTensor>:$bias,
+                       Dit_StrEnum<["gelu_tanh", "gelu_erf"]>:$approximate,
+                       OptionalAttr<BoolAttr>:$transpose_x1,
+                       OptionalAttr<BoolAttr>:$transpose_x2);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_FusedMatmulOp : Dit_Op<"fused_matmul", [Pure, AttrSizedOperandSegments]> {
+  let summary = "FusedMatmul (Ascend 950 only)";
+  let arguments = (ins AnyRankedTensor:$x1, AnyRankedTensor:$x2,
+                       Optional<AnyRankedTensor>:$bias, Optional<AnyRankedTensor>:$x3,
+                       Dit_StrEnum<["", "add", "mul", "gelu_tanh", "gelu_erf", "relu"]>:
+                           $fused_op_type);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_GroupedMatmulSwigluQuantOp : Dit_Op<"grouped_matmul_swiglu_quant",
+    [Pure, AttrSizedOperandSegments]> {
+  let summary = "GroupedMatmulSwigluQuant(V2) -> (y: i8 [M, N/2], y_scale, y_offset)";
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$weight,
+                       AnyRankedTensor:$group_list, AnyRankedTensor:$weight_scale,
+                       AnyRankedTensor:$x_scale, Optional<AnyRankedTensor>:$bias,
+                       Optional<AnyRankedTensor>:$offset,
+                       Dit_StrEnum<["v1", "v2"]>:$variant);
+  // (y, y_scale, y_offset)
+  let results = (outs AnyRankedTensor, AnyRankedTensor, AnyRankedTensor);
+}
+
+def Dit_SwigluOp : Dit_XToResultOp<"swiglu",
+    "SwiGlu: silu(first half)·second half along dim"> {
+  let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim);
+}
+
+def Dit_SiluMulOp : Dit_Op<"silu_mul", [Pure]> {
+  let summary = "silu(gate)·up as one vector kernel";
+  let arguments = (ins AnyRankedTensor:$gate, AnyRankedTensor:$up);
+  let results = (outs AnyRankedTensor:$result);
+}
+
+def Dit_GeluMulOp : Dit_XToResultOp<"gelu_mul",
+    "GeluMul: gelu(first half)·second half of the last dim (even, <= 1024)"> {
+  let arguments = (ins AnyRankedTensor:$x, Dit_StrEnum<["none", "tanh"]>:$approximate);
+}
+
+def Dit_KvRmsNormRopeCacheOp : Dit_Op<"kv_rms_norm_rope_cache", [Pure]> {
+  let summary = "KvRmsNormRopeCache (kv last dim 576 = 512 norm + 64 rope), experimental";
+  let description = [{
+    The results are the updated caches. `cache_mode` is one of "Norm", "PA", "PA_BNSD",
+    "PA_NZ", "PA_BLK_BNSD", "PA_BLK_NZ" (Rust verifier).
+  }];
+  let arguments = (ins AnyRankedTensor:$kv, AnyRankedTensor:$gamma, AnyRankedTensor:$cos,
+                       AnyRankedTensor:$sin, AnyRankedTensor:$index,
+                       AnyRankedTensor:$k_cache, AnyRankedTensor:$ckv_cache,
+                       F32Attr:$epsilon, StrAttr:$cache_mode);
+  // (k_cache, ckv_cache) updated
+  let results = (outs AnyRankedTensor, AnyRankedTensor);
+}
+
+def Dit_FusedOp : Dit_Op<"fused", [RecursiveMemoryEffects, RecursivelySpeculatable,
+                                    SingleBlock, IsolatedFromAbove]> {
+  let summary = "one generated Ascend C vector kernel";
+  let description = [{
+    The body is one block whose arguments are the captured values, ending in dit.yield of
+    the results.
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$captured, StrAttr:$kernel);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+}
+
+def Dit_YieldOp : Dit_Op<"yield", [Pure, Terminator, ReturnLike, HasParent<"FusedOp">]> {
+  let summary = "terminator of dit.fused: returns its results";
+  let arguments = (ins Variadic<AnyRankedTensor>:$values);
+}
+
+#endif // DIT_OPS_TD
