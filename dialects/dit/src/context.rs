@@ -54,11 +54,14 @@ pub fn new_context() -> Result<Context, DialectError> {
     }
 }
 
-/// Parses `source` into a module. Parse errors and MLIR's own verification errors (the
-/// constraints and traits of the ODS definition) go to the context's diagnostic handler;
-/// `None` means at least one error was reported.
+/// Parses `source` into a module with the Rust rules left to the caller, who runs
+/// [`verifier::verify`](crate::verifier::verify) or
+/// [`verify_and_report`](crate::verifier::verify_and_report) next to get every broken rule
+/// (MLIR's verifier, which runs them through the ODS hook, stops at the first). Parse errors
+/// and the ODS constraints go to the context's diagnostic handler; `None` means at least one
+/// error was reported.
 pub fn parse_module<'c>(context: &'c Context, source: &str) -> Option<Module<'c>> {
-    Module::parse(context, source)
+    crate::verifier::with_hook_deferred(|| Module::parse(context, source))
 }
 
 #[cfg(test)]

@@ -1,6 +1,9 @@
 //! The dit verifier: the rules of DIALECT.md that ODS cannot state (element types per op,
-//! enum values of optional attributes, shape rules). It runs after parsing and after every
-//! pass; each failure is reported at the op's location, naming the op and the rule.
+//! enum values of optional attributes, shape rules). MLIR's verifier runs them through the
+//! ODS verifier hook of every dit op ([`ditVerifyRustRules`]); dit's tools also run them after
+//! parsing (reporting every broken rule, not only the first) and after every pass. Each failure is reported at the op's location, naming the op and the rule.
+
+use std::cell::Cell;
 
 use crate::{
     diagnostics::{emit_error, nearest_location},
@@ -61,6 +64,50 @@ pub fn verify_and_report(root: Op) -> bool {
         emit_error(nearest_location(v.op), &v.text());
     }
     violations.is_empty()
+}
+
+thread_local! {
+    /// Whether [`ditVerifyRustRules`] leaves the Rust rules to its caller on this thread
+    /// (see [`with_hook_deferred`]).
+    static HOOK_DEFERRED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` (a parse) with the verifier hook off on this thread, for a caller that runs
+/// [`verify`] or [`verify_and_report`] right after: those report every broken rule of the
+/// module, where MLIR's verifier stops at the first op that fails. The ODS constraints are
+/// still checked.
+pub fn with_hook_deferred<T>(f: impl FnOnce() -> T) -> T {
+    /// Restores the previous state, also when `f` unwinds.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            HOOK_DEFERRED.with(|d| d.set(self.0));
+        }
+    }
+    let _restore = Restore(HOOK_DEFERRED.with(|d| d.replace(true)));
+    f()
+}
+
+/// The verifier hook of every dit op: the ODS `verify()` (lib/DitDialect.cpp) calls it, so
+/// MLIR's own verifier, in any tool that loads the dialect, checks these rules after the ODS
+/// constraints. Reports the broken rule at the op's location and returns false.
+///
+/// A panic must not unwind into MLIR's C++ frames: it is caught here and reported as an
+/// error at the op instead.
+#[no_mangle]
+pub extern "C" fn ditVerifyRustRules(op: mlir_sys::MlirOperation) -> bool {
+    if HOOK_DEFERRED.with(Cell::get) {
+        return true;
+    }
+    let op = Op(op);
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| verify_op(op)));
+    let text = match outcome {
+        Ok(Ok(())) => return true,
+        Ok(Err((rule, message))) => Violation { op, rule, message }.text(),
+        Err(_) => format!("'{}' op: internal error in the dit verifier", op.name()),
+    };
+    emit_error(nearest_location(op), &text);
+    false
 }
 
 /// Verifies one op (non-dit ops pass).
@@ -1754,11 +1801,32 @@ mod tests {
     /// violations as printed.
     fn violations(src: &str) -> Vec<String> {
         let context = new_context().expect("dialect loads");
-        let module = parse_module(&context, src).expect("parses and passes IRDL");
+        let module = parse_module(&context, src).expect("parses and passes ODS");
         verify(Op(module.as_operation().to_raw()))
             .iter()
             .map(Violation::text)
             .collect()
+    }
+
+    #[test]
+    fn mlir_verifier_runs_the_rules_through_the_ods_hook() {
+        use melior::ir::operation::OperationLike;
+        let context = new_context().expect("dialect loads");
+        let src = r#"func.func @f(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+            %0 = "dit.transpose"(%x) {perm = array<i64: 1, 1>} : (tensor<2x8xf16>) -> tensor<2x8xf16>
+            return %0 : tensor<2x8xf16>
+          }"#;
+        // A plain parse verifies: the ODS constraints hold, the Rust rule does not.
+        assert!(melior::ir::Module::parse(&context, src).is_none());
+        // Deferred, the parse passes and the rule is left to `verify`...
+        let module = parse_module(&context, src).expect("the ODS constraints hold");
+        let found: Vec<&str> = verify(Op(module.as_operation().to_raw()))
+            .iter()
+            .map(|v| v.rule)
+            .collect();
+        assert_eq!(found, ["transpose.perm"]);
+        // ...and the deferral ends with the parse: MLIR's verifier runs the rule again.
+        assert!(!module.as_operation().verify());
     }
 
     fn assert_valid(src: &str) {

@@ -75,7 +75,9 @@ impl Session<'_> {
             output: None,
             ok: false,
         };
-        let Some(mut module) = Module::parse(self.context, text) else {
+        // The Rust rules run below, reporting every broken one (MLIR's verifier stops at the
+        // first).
+        let Some(mut module) = dit_dialect::parse_module(self.context, text) else {
             if !self.sink.has_errors() {
                 self.sink
                     .push(silent_parse_failure(&self.sink.buffer(), text));

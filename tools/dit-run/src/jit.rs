@@ -14,7 +14,6 @@ use dit_runtime::{
     DType, Tensor, TensorType,
 };
 use inkwell::{execution_engine::ExecutionEngine, OptimizationLevel};
-use melior::ir::Module;
 use std::ffi::{c_void, CStr, CString};
 
 /// Where a run's input comes from.
@@ -183,7 +182,7 @@ fn rendered(sink: &DiagnosticSink, fallback: &str) -> String {
 /// Parses `text` and reads the entry's signature.
 pub fn read_signature(job: &Job, text: &str) -> Result<Signature, String> {
     let (context, sink) = context_for(job, text)?;
-    let module = Module::parse(&context, text).ok_or_else(|| {
+    let module = dit_dialect::parse_module(&context, text).ok_or_else(|| {
         rendered(
             &sink,
             &format!("{}: error: the input does not parse", job.display_name),
@@ -200,7 +199,7 @@ pub fn read_signature(job: &Job, text: &str) -> Result<Signature, String> {
 /// before any input is made.
 pub fn plan_memory(job: &Job, text: &str) -> Result<(), String> {
     let (context, sink) = context_for(job, text)?;
-    let module = Module::parse(&context, text).ok_or_else(|| {
+    let module = dit_dialect::parse_module(&context, text).ok_or_else(|| {
         rendered(
             &sink,
             &format!("{}: error: the input does not parse", job.display_name),
@@ -287,7 +286,7 @@ pub fn function_names(
 ) -> Result<Vec<String>, String> {
     let job_name = display_name;
     let (context, sink) = context_for_buffer(job_name, line_offset, text)?;
-    let module = Module::parse(&context, text).ok_or_else(|| {
+    let module = dit_dialect::parse_module(&context, text).ok_or_else(|| {
         rendered(
             &sink,
             &format!("{display_name}: error: the input does not parse"),
@@ -315,8 +314,8 @@ pub fn execute(
 ) -> Result<Outcome, String> {
     let (context, sink) = context_for(job, text)?;
     let fail = |what: &str| rendered(&sink, &format!("{}: error: {what}", job.display_name));
-    let mut module =
-        Module::parse(&context, text).ok_or_else(|| fail("the input does not parse"))?;
+    let mut module = dit_dialect::parse_module(&context, text)
+        .ok_or_else(|| fail("the input does not parse"))?;
     let root = Op(module.as_operation().to_raw());
     if !verifier::verify_and_report(root) {
         return Err(fail("the input does not verify"));

@@ -24,8 +24,18 @@ def Dit_Dialect : Dialect {
   let usePropertiesForAttributes = 0;
 }
 
-/// The base class of every dit op.
+/// The base class of every dit op. Its verifier hook runs the rules ODS cannot state (element
+/// types per op, shape rules, enum values of optional attributes), written in Rust
+/// (dialects/dit/src/verifier.rs), so that every tool that loads the dialect checks them.
+/// MLIR calls it after the op's ODS constraints and traits hold.
 class Dit_Op<string mnemonic, list<Trait> traits = []> :
-    Op<Dit_Dialect, mnemonic, traits>;
+    Op<Dit_Dialect, mnemonic, traits> {
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::dit::verifyRustRules(getOperation());
+    }
+  }];
+}
 
 #endif // DIT_DIALECT_TD

@@ -17,6 +17,12 @@
 
 #include "dit/DitDialect.h"
 
+namespace mlir::dit {
+/// Checks the rules of dit's Rust verifier on `op` (one op, not its body), reporting a
+/// broken rule at the op's location: the `verify()` of every dit op.
+::llvm::LogicalResult verifyRustRules(::mlir::Operation *op);
+} // namespace mlir::dit
+
 #define GET_OP_CLASSES
 #include "dit/DitOps.h.inc"
 

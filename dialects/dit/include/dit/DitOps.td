@@ -385,6 +385,15 @@ def Dit_FusedOp : Dit_Op<"fused", [RecursiveMemoryEffects, RecursivelySpeculatab
   let arguments = (ins Variadic<AnyRankedTensor>:$captured, StrAttr:$kernel);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
+  // Its Rust rules are about the body (captures, terminator, yielded types): they run once
+  // the body has verified, after MLIR's own checks of it.
+  let hasVerifier = 0;
+  let hasRegionVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verifyRegions() {
+      return ::mlir::dit::verifyRustRules(getOperation());
+    }
+  }];
 }
 
 def Dit_YieldOp : Dit_Op<"yield", [Pure, Terminator, ReturnLike, HasParent<"FusedOp">]> {
