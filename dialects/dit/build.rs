@@ -20,6 +20,8 @@ const GENERATED: &[(&[&str], &str)] = &[
     ),
     (&["-gen-op-decls"], "DitOps.h.inc"),
     (&["-gen-op-defs"], "DitOps.cpp.inc"),
+    // docs/Dialect.md must equal this (a test in src/lib.rs compares them).
+    (&["-gen-dialect-doc", "-dialect=dit"], "Dialect.md"),
 ];
 
 fn main() {
