@@ -165,7 +165,9 @@ impl Attr {
 
     /// The stored bytes of a dense elements attribute and whether it is a splat (then the
     /// bytes are one element). `element_bytes` is the element's storage width; MLIR keeps
-    /// 8/16/32/64-bit elements unpacked, one after the other.
+    /// 8/16/32/64-bit elements unpacked, one after the other. Bools (i1) are the exception:
+    /// MLIR packs them 8 to a byte, so they are read one by one and given a byte each (0 or 1),
+    /// the runtime's i1 storage. Reading the packed data as bytes read past its end.
     pub fn dense_bytes(self, element_bytes: usize) -> Option<(Vec<u8>, bool)> {
         // SAFETY: predicates and getters on a live attribute; the raw data is owned by the
         // context and holds one element (splat) or all of them.
@@ -179,6 +181,25 @@ impl Attr {
             } else {
                 usize::try_from(mlirElementsAttrGetNumElements(self.0)).ok()?
             };
+            let element = mlirShapedTypeGetElementType(mlirAttributeGetType(self.0));
+            if mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 1 {
+                let bools = (0..count)
+                    .map(|i| {
+                        let on = if splat {
+                            mlirDenseElementsAttrGetBoolSplatValue(self.0) != 0
+                        } else {
+                            mlirDenseElementsAttrGetBoolValue(self.0, i as isize)
+                        };
+                        u8::from(on)
+                    })
+                    .collect::<Vec<u8>>();
+                let mut bytes = Vec::with_capacity(count.checked_mul(element_bytes)?);
+                for b in bools {
+                    bytes.push(b);
+                    bytes.extend(std::iter::repeat_n(0, element_bytes.saturating_sub(1)));
+                }
+                return Some((bytes, splat));
+            }
             let data = mlirDenseElementsAttrGetRawData(self.0) as *const u8;
             if data.is_null() {
                 return None;
