@@ -893,13 +893,19 @@ fn segments(op: Op) -> Vec<Option<Val>> {
     }
 }
 
-/// Lowers one group; `index` names it when it has no `kernel` attribute.
-pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
-    let name = op
-        .attr("kernel")
+/// The function name of the `index`-th `dit.fused` group: its `kernel` attribute, or
+/// `fused_<index>` when it has none. The linalg lowering and dit-outline-fused name a group
+/// alike, so their outputs pair up by name.
+pub fn kernel_name(op: Op, index: usize) -> String {
+    op.attr("kernel")
         .and_then(|a| a.as_str())
         .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| format!("fused_{index}"));
+        .unwrap_or_else(|| format!("fused_{index}"))
+}
+
+/// Lowers one group; `index` names it when it has no `kernel` attribute.
+pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
+    let name = kernel_name(op, index);
     let block = op
         .region_blocks(0)
         .into_iter()

@@ -84,11 +84,7 @@ impl DitPass for OutlineFused {
 
 /// The kernel name and the generic-form `func.func` text of one group.
 fn outline(op: Op, index: usize) -> Result<(String, String), String> {
-    let name = op
-        .attr("kernel")
-        .and_then(|a| a.as_str())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| format!("fused_{index}"));
+    let name = crate::dit_lower_fused_to_linalg::kernel_name(op, index);
     let block = op
         .region_blocks(0)
         .into_iter()

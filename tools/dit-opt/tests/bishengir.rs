@@ -27,6 +27,7 @@ use std::{
     thread,
     time::{Duration, Instant},
 };
+use support::repo_root;
 use support::{
     bishengir::{skip, Bishengir},
     models::models,
@@ -331,13 +332,6 @@ const POWF_950: &str = "bishengir-compile-a5 1.2.0 cannot classify math.powf (a 
 
 /// Seconds one compile may take before it counts as a failure.
 const COMPILE_LIMIT: Duration = Duration::from_secs(180);
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("repository root")
-}
 
 fn dit_opt() -> &'static str {
     env!("CARGO_BIN_EXE_dit-opt")

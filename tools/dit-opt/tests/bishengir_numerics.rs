@@ -40,6 +40,7 @@ use std::{
     time::{Duration, Instant},
 };
 use support::bishengir::{skip, Bishengir};
+use support::repo_root;
 
 const TEST: &str = "bishengir_numerics";
 
@@ -100,13 +101,6 @@ const STAGES: &[(&str, &[&str])] = &[
         &["f32", "f16", "bf16"],
     ),
 ];
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("repository root")
-}
 
 fn llvm_bin() -> PathBuf {
     PathBuf::from(std::env::var("DIT_LLVM_BIN").unwrap_or_else(|_| "/usr/lib/llvm-22/bin".into()))

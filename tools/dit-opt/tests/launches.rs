@@ -11,19 +11,9 @@
 
 mod support;
 use serde_json::Value;
-use std::{
-    collections::HashMap,
-    path::{Path, PathBuf},
-    process::Command,
-};
+use std::{collections::HashMap, path::Path, process::Command};
 use support::models::models;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("repository root")
-}
+use support::repo_root;
 
 fn dit_opt() -> &'static str {
     env!("CARGO_BIN_EXE_dit-opt")

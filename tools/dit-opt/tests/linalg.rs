@@ -13,16 +13,10 @@ use std::{
     process::Command,
 };
 use support::models::models;
+use support::repo_root;
 
 /// (model, kernel, part of the pass's error) for groups that do not lower yet.
 const NOT_LOWERED: &[(&str, &str, &str)] = &[];
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("repository root")
-}
 
 fn dit_opt() -> &'static str {
     env!("CARGO_BIN_EXE_dit-opt")
