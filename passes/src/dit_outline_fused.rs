@@ -106,8 +106,8 @@ fn outline(op: Op, index: usize) -> Result<(String, String), String> {
         .map(|r| r.ty().to_string())
         .collect();
     let printed = op.print_verified(PrintOptions {
-        debug_info: false,
         generic: true,
+        ..PrintOptions::default()
     });
     // The region is everything between the op's `({` and its last `})`; a value defined outside
     // the group would print as an unknown SSA value and is refused rather than guessed.

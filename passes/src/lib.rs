@@ -28,7 +28,10 @@ pub mod report;
 pub mod torch;
 
 pub use cost::{measure, GraphCost};
-pub use pipeline::{parse_pipeline, run_pipeline, PipelineError, PipelineOptions, PipelineStep};
+pub use pipeline::{
+    parse_pipeline, run_pipeline, run_pipeline_with, Instrumentation, PipelineError,
+    PipelineOptions, PipelineStep, StatisticsDisplay,
+};
 pub use registry::{
     lookup, passes_markdown, DitPass, NamedPipeline, PassContext, PassFailed, PassInfo, PASSES,
     PIPELINES,

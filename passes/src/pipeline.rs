@@ -4,7 +4,7 @@
 use crate::registry::{self, DitPass, PassContext, PassFailed, PassInfo};
 use dit_dialect::{
     diagnostics::emit_error,
-    ir::{string_ref, Op},
+    ir::{string_ref, Op, PrintOptions},
     verifier,
 };
 use melior::{
@@ -13,9 +13,12 @@ use melior::{
     ContextRef,
 };
 use mlir_sys::{
-    mlirOpPrintingFlagsCreate, mlirOperationGetContext, mlirPassManagerAddOwnedPass,
-    mlirPassManagerCreate, mlirPassManagerDestroy, mlirPassManagerEnableIRPrinting,
-    mlirPassManagerEnableTiming, mlirPassManagerEnableVerifier, mlirPassManagerRunOnOp,
+    mlirOpPrintingFlagsDestroy, mlirOperationGetContext, mlirPassManagerAddOwnedPass,
+    mlirPassManagerCreateOnOperation, mlirPassManagerDestroy, mlirPassManagerEnableIRPrinting,
+    mlirPassManagerEnableStatistics, mlirPassManagerEnableTiming, mlirPassManagerEnableVerifier,
+    mlirPassManagerGetAsOpPassManager, mlirPassManagerRunOnOp, mlirPrintPassPipeline,
+    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
+    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE, MlirStringRef,
 };
 use std::{cell::RefCell, rc::Rc};
 
@@ -196,6 +199,131 @@ pub struct PipelineOptions {
     pub timing: bool,
 }
 
+/// How `--mlir-pass-statistics-display` lays out the statistics report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatisticsDisplay {
+    /// One line per pass, merged across nested pass managers.
+    List,
+    /// Nested like the pipeline.
+    Pipeline,
+}
+
+/// mlir-opt's pass-manager flags, handed to MLIR's own pass manager (its IR printing, timing,
+/// statistics and verifier), so that they behave as in mlir-opt.
+#[derive(Clone, Debug)]
+pub struct Instrumentation {
+    /// `--mlir-print-ir-before-all`.
+    pub print_before_all: bool,
+    /// `--mlir-print-ir-after-all`.
+    pub print_after_all: bool,
+    /// `--mlir-print-ir-after-change`: after a pass only when it changed the IR.
+    pub print_after_change: bool,
+    /// `--mlir-print-ir-after-failure`: the IR of a failed pass, after it ran.
+    pub print_after_failure: bool,
+    /// `--mlir-print-ir-module-scope`: print the whole module, not only the pass's anchor.
+    pub print_module_scope: bool,
+    /// How the dumps print (locations, generic form, elided constants).
+    pub print: PrintOptions,
+    /// `--mlir-timing`.
+    pub timing: bool,
+    /// `--mlir-pass-statistics` with its display mode.
+    pub statistics: Option<StatisticsDisplay>,
+    /// `--verify-each` (default on): MLIR's verifier and the dit rules after every pass. Off,
+    /// the result is still verified once at the end (dit-opt never prints IR it has not
+    /// verified).
+    pub verify_each: bool,
+    /// `--dump-pass-pipeline`: the pipeline, as MLIR prints it, on stderr before running.
+    pub dump_pipeline: bool,
+}
+
+impl Default for Instrumentation {
+    fn default() -> Self {
+        Self {
+            print_before_all: false,
+            print_after_all: false,
+            print_after_change: false,
+            print_after_failure: false,
+            print_module_scope: false,
+            print: PrintOptions::default(),
+            timing: false,
+            statistics: None,
+            verify_each: true,
+            dump_pipeline: false,
+        }
+    }
+}
+
+impl Instrumentation {
+    /// Whether any IR dump is asked for.
+    fn prints_ir(&self) -> bool {
+        self.print_before_all
+            || self.print_after_all
+            || self.print_after_change
+            || self.print_after_failure
+    }
+}
+
+/// Pretty-prints a one-line textual pipeline (`builtin.module(func.func(cse),x{a=1})`) the
+/// way mlir-opt's `--dump-pass-pipeline` does: each nested list indented by two, one pass per
+/// line; pass options (inside `{}`) stay on their pass's line.
+pub fn pretty_pipeline(text: &str) -> String {
+    let (mut out, mut depth, mut braces) = (String::new(), 0usize, 0usize);
+    let indent = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    for c in text.chars() {
+        match c {
+            '{' => {
+                braces += 1;
+                out.push(c);
+            }
+            '}' => {
+                braces = braces.saturating_sub(1);
+                out.push(c);
+            }
+            '(' if braces == 0 => {
+                depth += 1;
+                out.push('(');
+                indent(&mut out, depth);
+            }
+            ')' if braces == 0 => {
+                depth = depth.saturating_sub(1);
+                indent(&mut out, depth);
+                out.push(')');
+            }
+            ',' if braces == 0 => {
+                out.push(',');
+                indent(&mut out, depth);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The number of passes at the top level of a pipeline's outermost list (`Pass Manager with
+/// N passes`).
+fn top_level_passes(text: &str) -> usize {
+    let Some(open) = text.find('(') else {
+        return 0;
+    };
+    let inner = &text[open + 1..text.rfind(')').unwrap_or(text.len())];
+    if inner.trim().is_empty() {
+        return 0;
+    }
+    let (mut depth, mut count) = (0i32, 1);
+    for c in inner.chars() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth -= 1,
+            ',' if depth == 0 => count += 1,
+            _ => {}
+        }
+    }
+    count
+}
+
 /// A dit pass wrapped for MLIR's pass manager.
 #[derive(Clone)]
 struct ExternalDitPass {
@@ -206,6 +334,9 @@ struct ExternalDitPass {
     /// pass before it does not verify its output): it is verified first, and a pass never
     /// runs on IR that breaks the dit rules (its patterns and natives assume them).
     verify_before: bool,
+    /// Whether the dit rules are checked on its result (its registry entry asks for it, and
+    /// `--verify-each` is on).
+    verify_after: bool,
 }
 
 impl<'c> RunExternalPass<'c> for ExternalDitPass {
@@ -227,8 +358,7 @@ impl<'c> RunExternalPass<'c> for ExternalDitPass {
         }
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let ran = self.pass.borrow_mut().run(module, &self.context);
-            let valid =
-                ran.is_ok() && (!self.info.verify_after || verifier::verify_and_report(module));
+            let valid = ran.is_ok() && (!self.verify_after || verifier::verify_and_report(module));
             (ran.is_ok(), valid)
         }));
         let message = match outcome {
@@ -273,28 +403,66 @@ pub fn run_pipeline(
     steps: &[PipelineStep],
     options: &PipelineOptions,
 ) -> Result<(), PassFailed> {
+    let instrument = Instrumentation {
+        print_after_all: options.print_ir_after_all,
+        print_module_scope: true,
+        timing: options.timing,
+        ..Instrumentation::default()
+    };
+    run_pipeline_with(module, steps, &options.context, &instrument)
+}
+
+/// Runs `steps` on `module` with mlir-opt's pass-manager flags (`instrument`).
+pub fn run_pipeline_with(
+    module: &mut Module,
+    steps: &[PipelineStep],
+    context: &PassContext,
+    instrument: &Instrumentation,
+) -> Result<(), PassFailed> {
     // SAFETY: the pass manager is created, used and destroyed within this call, on a live
     // context; each pass is handed over to it (AddOwnedPass).
     unsafe {
-        let pm = mlirPassManagerCreate(mlirOperationGetContext(module.as_operation().to_raw()));
-        mlirPassManagerEnableVerifier(pm, true);
-        if options.print_ir_after_all {
+        // Anchored on builtin.module, as mlir-opt's top-level pass manager is.
+        let pm = mlirPassManagerCreateOnOperation(
+            mlirOperationGetContext(module.as_operation().to_raw()),
+            string_ref("builtin.module"),
+        );
+        mlirPassManagerEnableVerifier(pm, instrument.verify_each);
+        if instrument.prints_ir() {
+            let flags = instrument.print.to_flags();
             mlirPassManagerEnableIRPrinting(
                 pm,
-                false,
-                true,
-                true,
-                false,
-                false,
-                mlirOpPrintingFlagsCreate(),
+                instrument.print_before_all,
+                instrument.print_after_all
+                    || instrument.print_after_change
+                    || instrument.print_after_failure,
+                instrument.print_module_scope,
+                instrument.print_after_change,
+                instrument.print_after_failure,
+                flags,
                 string_ref(""),
             );
+            // The pass manager keeps its own copy.
+            mlirOpPrintingFlagsDestroy(flags);
         }
-        if options.timing {
+        if instrument.timing {
             mlirPassManagerEnableTiming(pm);
         }
+        match instrument.statistics {
+            Some(StatisticsDisplay::List) => {
+                mlirPassManagerEnableStatistics(pm, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST)
+            }
+            Some(StatisticsDisplay::Pipeline) => mlirPassManagerEnableStatistics(
+                pm,
+                MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE,
+            ),
+            None => {}
+        }
         for (position, step) in steps.iter().enumerate() {
-            let verify_before = position == 0 || !steps[position - 1].info.verify_after;
+            // Without --verify-each a pass may get unverified IR; the first pass's input was
+            // verified after parsing.
+            let verify_before =
+                instrument.verify_each && (position == 0 || !steps[position - 1].info.verify_after);
             let pass = match (step.info.create)(&step.options) {
                 Ok(pass) => pass,
                 Err(message) => {
@@ -314,8 +482,9 @@ pub fn run_pipeline(
                 ExternalDitPass {
                     pass: Rc::new(RefCell::new(pass)),
                     info: step.info,
-                    context: options.context.clone(),
+                    context: context.clone(),
                     verify_before,
+                    verify_after: instrument.verify_each && step.info.verify_after,
                 },
                 TypeId::create(&PASS_TYPE_IDS[index % PASS_TYPE_IDS.len()]),
                 step.info.flag,
@@ -325,6 +494,30 @@ pub fn run_pipeline(
                 &[],
             );
             mlirPassManagerAddOwnedPass(pm, external.to_raw());
+        }
+        if instrument.dump_pipeline {
+            unsafe extern "C" fn append(chunk: MlirStringRef, data: *mut std::ffi::c_void) {
+                // SAFETY: `data` is the String below; the chunk is valid for the call.
+                let out = unsafe { &mut *(data as *mut String) };
+                if !chunk.data.is_null() {
+                    out.push_str(&String::from_utf8_lossy(unsafe {
+                        std::slice::from_raw_parts(chunk.data as *const u8, chunk.length)
+                    }));
+                }
+            }
+            let mut text = String::new();
+            mlirPrintPassPipeline(
+                mlirPassManagerGetAsOpPassManager(pm),
+                Some(append),
+                &mut text as *mut String as *mut std::ffi::c_void,
+            );
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "Pass Manager with {} passes:\n{}\n",
+                top_level_passes(&text),
+                pretty_pipeline(&text)
+            );
         }
         let result = mlirPassManagerRunOnOp(pm, module.as_operation().to_raw());
         // Destroying the pass manager prints the timing report, as mlir-opt does at exit.
@@ -373,6 +566,18 @@ mod tests {
             "{messages:?}"
         );
         assert!(!module.as_operation().to_string().contains("dit.fused"));
+    }
+
+    #[test]
+    fn pipelines_pretty_print_as_mlir_opt_dumps_them() {
+        let text = "builtin.module(func.func(cse,canonicalize{  max-iterations=3 top-down=true}),symbol-dce)";
+        assert_eq!(
+            pretty_pipeline(text),
+            "builtin.module(\n  func.func(\n    cse,\n    canonicalize{  max-iterations=3 top-down=true}\n  ),\n  symbol-dce\n)"
+        );
+        assert_eq!(top_level_passes(text), 2);
+        assert_eq!(top_level_passes("builtin.module()"), 0);
+        assert_eq!(top_level_passes("builtin.module(dit-cse)"), 1);
     }
 
     #[test]

@@ -64,6 +64,32 @@ pub fn parse_module<'c>(context: &'c Context, source: &str) -> Option<Module<'c>
     crate::verifier::with_hook_deferred(|| Module::parse(context, source))
 }
 
+/// The first bytes of every MLIR bytecode file (`MLïR`, mlir/Bytecode/Encoding.h).
+pub const BYTECODE_MAGIC: &[u8] = b"ML\xefR";
+
+/// Reads MLIR bytecode (what `--emit-bytecode` writes) and prints it back as text with its
+/// locations, so that bytecode input goes through the same checks, pipeline and diagnostics
+/// as text. `None`: it did not parse (the errors went to the context's handler).
+pub fn bytecode_to_text(context: &Context, bytes: &[u8]) -> Option<String> {
+    // SAFETY: the string ref points into `bytes`, alive for the call; the module is owned by
+    // the `Module` made from it, which destroys it when dropped.
+    let module = unsafe {
+        let raw = mlir_sys::mlirModuleCreateParse(
+            context.to_raw(),
+            mlir_sys::MlirStringRef {
+                data: bytes.as_ptr() as *const std::ffi::c_char,
+                length: bytes.len(),
+            },
+        );
+        Module::from_option_raw(raw)?
+    };
+    let root = crate::ir::Op(module.as_operation().to_raw());
+    Some(root.print_verified(crate::ir::PrintOptions {
+        debug_info: true,
+        ..Default::default()
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +101,24 @@ mod tests {
         assert!(context.is_registered_operation("dit.quant_matmul"));
         assert!(context.is_registered_operation("dit.fused"));
         assert!(!context.is_registered_operation("dit.nosuch"));
+    }
+
+    #[test]
+    fn bytecode_reads_back_as_the_same_text() {
+        let context = new_context().expect("dialect loads");
+        let text = r#"func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "dit.relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"#;
+        let module = parse_module(&context, text).expect("parses");
+        let bytes = crate::ir::Op(module.as_operation().to_raw()).write_bytecode();
+        assert!(bytes.starts_with(BYTECODE_MAGIC));
+        let back = bytecode_to_text(&context, &bytes).expect("bytecode parses");
+        assert!(
+            back.contains("\"dit.relu\"") || back.contains("dit.relu"),
+            "{back}"
+        );
+        assert!(back.contains("loc("), "locations are kept: {back}");
+        assert!(bytecode_to_text(&context, b"ML\xefR garbage").is_none());
     }
 }

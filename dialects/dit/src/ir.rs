@@ -699,6 +699,41 @@ pub struct PrintOptions {
     pub debug_info: bool,
     /// Print every op in generic form.
     pub generic: bool,
+    /// mlir-opt's `--mlir-elide-elementsattrs-if-larger=N`: dense attributes with more than N
+    /// elements print as `dense_resource<__elided__>`.
+    pub elide_elements_if_larger: Option<i64>,
+}
+
+impl PrintOptions {
+    /// MLIR printing flags for these options; the caller owns (and destroys) them.
+    pub fn to_flags(self) -> MlirOpPrintingFlags {
+        // SAFETY: the flags are a fresh object the caller destroys with
+        // mlirOpPrintingFlagsDestroy (or hands to MLIR, which copies them).
+        unsafe {
+            let flags = mlirOpPrintingFlagsCreate();
+            if self.debug_info {
+                mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+            }
+            if self.generic {
+                mlirOpPrintingFlagsPrintGenericOpForm(flags);
+            }
+            if let Some(limit) = self.elide_elements_if_larger {
+                mlirOpPrintingFlagsElideLargeElementsAttrs(flags, limit.max(0) as isize);
+            }
+            flags
+        }
+    }
+}
+
+/// An `MlirStringCallback` that appends each chunk to the `Vec<u8>` behind `data`.
+unsafe extern "C" fn append_chunk(chunk: MlirStringRef, data: *mut c_void) {
+    // SAFETY: `data` is the `Vec<u8>` the caller passed; the chunk is valid for the call.
+    let out = unsafe { &mut *(data as *mut Vec<u8>) };
+    if !chunk.data.is_null() {
+        out.extend_from_slice(unsafe {
+            std::slice::from_raw_parts(chunk.data as *const u8, chunk.length)
+        });
+    }
 }
 
 impl Op {
@@ -706,35 +741,34 @@ impl Op {
     /// after every pass): MLIR's printer then skips its own full re-verification, which
     /// otherwise costs as much as printing.
     pub fn print_verified(self, options: PrintOptions) -> String {
-        unsafe extern "C" fn append(chunk: MlirStringRef, data: *mut c_void) {
-            // SAFETY: `data` is the `Vec<u8>` below; the chunk is valid for the call.
-            let out = unsafe { &mut *(data as *mut Vec<u8>) };
-            if !chunk.data.is_null() {
-                out.extend_from_slice(unsafe {
-                    std::slice::from_raw_parts(chunk.data as *const u8, chunk.length)
-                });
-            }
-        }
         let mut out = Vec::new();
         // SAFETY: the flags are created and destroyed here; the callback only appends bytes.
         unsafe {
-            let flags = mlirOpPrintingFlagsCreate();
+            let flags = options.to_flags();
             mlirOpPrintingFlagsAssumeVerified(flags);
-            if options.debug_info {
-                mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-            }
-            if options.generic {
-                mlirOpPrintingFlagsPrintGenericOpForm(flags);
-            }
             mlirOperationPrintWithFlags(
                 self.0,
                 flags,
-                Some(append),
+                Some(append_chunk),
                 &mut out as *mut Vec<u8> as *mut c_void,
             );
             mlirOpPrintingFlagsDestroy(flags);
         }
         String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// The op in MLIR's bytecode format (mlir-opt's `--emit-bytecode`).
+    pub fn write_bytecode(self) -> Vec<u8> {
+        let mut out = Vec::new();
+        // SAFETY: the callback only appends bytes to `out`, which outlives the call.
+        unsafe {
+            mlirOperationWriteBytecode(
+                self.0,
+                Some(append_chunk),
+                &mut out as *mut Vec<u8> as *mut c_void,
+            )
+        };
+        out
     }
 }
 

@@ -26,3 +26,12 @@ func.func @plus_two(%x: tensor<8xf32>) -> tensor<8xf32> {
   %0 = "dit.softmax"(%x) {dim = 1 : i64} : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// The -re form: {{...}} blocks are regular expressions, the rest is literal.
+func.func @regex(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error-re @+1 {{'dit.softmax' op dim {{-?[0-9]+}} is out of range for rank {{[0-9]}}}}
+  %0 = "dit.softmax"(%x) {dim = 5 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

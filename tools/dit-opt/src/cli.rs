@@ -11,12 +11,19 @@ pub struct Options {
     pub split_input_file: bool,
     pub verify_diagnostics: bool,
     pub pipeline: Option<String>,
-    /// Pass flags in command-line order.
-    pub pass_flags: Vec<&'static str>,
-    pub print_ir_after_all: bool,
-    pub timing: bool,
+    /// Pass flags in command-line order, each with the options written after it
+    /// (`--dit-auto-fuse='aggressive-level=1 min-benefit=0.5'`).
+    pub pass_flags: Vec<(&'static str, Option<String>)>,
+    /// mlir-opt's pass-manager flags (IR dumps, timing, statistics, verify-each, pipeline dump).
+    pub instrument: dit_passes::Instrumentation,
     pub print_debuginfo: bool,
     pub print_generic: bool,
+    /// `--mlir-elide-elementsattrs-if-larger=N`.
+    pub elide_elements_if_larger: Option<i64>,
+    /// `--mlir-disable-threading`.
+    pub disable_threading: bool,
+    /// `--emit-bytecode`: write MLIR bytecode instead of text.
+    pub emit_bytecode: bool,
     /// `--allow-unregistered-dialect` (implied by an import pass such as
     /// dit-convert-torch-to-dit).
     pub allow_unregistered_dialect: bool,
@@ -72,10 +79,68 @@ pub fn command() -> Command {
                 .help("Pass pipeline, e.g. 'builtin.module(dit-dce,dit-cse)'"),
         )
         .arg(flag(
+            "mlir-print-ir-before-all",
+            "Print the IR before every pass (stderr)",
+        ))
+        .arg(flag(
             "mlir-print-ir-after-all",
             "Print the IR after every pass (stderr)",
         ))
+        .arg(flag(
+            "mlir-print-ir-after-change",
+            "Print the IR after a pass only when the pass changed it (stderr)",
+        ))
+        .arg(flag(
+            "mlir-print-ir-after-failure",
+            "Print the IR after a pass that failed (stderr)",
+        ))
+        .arg(flag(
+            "mlir-print-ir-module-scope",
+            "Print the whole module in IR dumps, not only the op the pass runs on",
+        ))
         .arg(flag("mlir-timing", "Print a pass timing report (stderr)"))
+        .arg(flag(
+            "mlir-pass-statistics",
+            "Print the statistics of every pass after the run (stderr)",
+        ))
+        .arg(
+            Arg::new("mlir-pass-statistics-display")
+                .long("mlir-pass-statistics-display")
+                .value_name("MODE")
+                .value_parser(["list", "pipeline"])
+                .default_value("list")
+                .help("How --mlir-pass-statistics lays out its report"),
+        )
+        .arg(
+            Arg::new("verify-each")
+                .long("verify-each")
+                .value_name("BOOL")
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_value("true")
+                .default_missing_value("true")
+                .value_parser(clap::value_parser!(bool))
+                .help("Run the verifier (MLIR's and the dit rules) after every pass; with false, only once at the end"),
+        )
+        .arg(flag(
+            "dump-pass-pipeline",
+            "Print the pass pipeline that will run (stderr)",
+        ))
+        .arg(flag(
+            "mlir-disable-threading",
+            "Run MLIR single-threaded (no parallel pass execution or verification)",
+        ))
+        .arg(flag(
+            "emit-bytecode",
+            "Write MLIR bytecode instead of text",
+        ))
+        .arg(
+            Arg::new("mlir-elide-elementsattrs-if-larger")
+                .long("mlir-elide-elementsattrs-if-larger")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u32))
+                .help("Print elements attributes with more than N elements as elided"),
+        )
         .arg(flag(
             "mlir-print-debuginfo",
             "Print locations in the output",
@@ -155,7 +220,18 @@ pub fn command() -> Command {
         cmd = cmd.arg(flag(pipeline.flag, pipeline.summary));
     }
     for pass in PASSES {
-        cmd = cmd.arg(flag(pass.flag, pass.summary));
+        // `--dit-x` or `--dit-x='opt=v other=w'`, as in mlir-opt.
+        cmd = cmd.arg(
+            Arg::new(pass.flag)
+                .long(pass.flag)
+                .value_name("OPTIONS")
+                .num_args(0..=1)
+                .require_equals(true)
+                // Every occurrence has a value (empty without `=`), so that each has an index.
+                .default_missing_value("")
+                .action(ArgAction::Append)
+                .help(pass.summary),
+        );
     }
     cmd
 }
@@ -186,16 +262,60 @@ pub fn version() -> &'static str {
 /// Reads the options out of parsed matches.
 pub fn options(m: &ArgMatches) -> Options {
     // Pass flags and named pipelines, in command-line order, pipelines expanded in place.
-    let mut pass_flags: Vec<(usize, usize, &'static str)> = PASSES
-        .iter()
-        .filter(|p| m.get_flag(p.flag))
-        .map(|p| (m.index_of(p.flag).unwrap_or(0), 0, p.flag))
-        .collect();
+    // A pass flag may appear several times (`--dit-cse --dit-dce --dit-cse`): each occurrence
+    // is one run of the pass, in command-line order.
+    let mut pass_flags: Vec<(usize, usize, &'static str, Option<String>)> = Vec::new();
+    for pass in PASSES {
+        let (Some(indices), Some(values)) =
+            (m.indices_of(pass.flag), m.get_many::<String>(pass.flag))
+        else {
+            continue;
+        };
+        for (at, value) in indices.zip(values) {
+            let options = (!value.is_empty()).then(|| value.clone());
+            pass_flags.push((at, 0, pass.flag, options));
+        }
+    }
     for pipeline in PIPELINES.iter().filter(|p| m.get_flag(p.flag)) {
         let at = m.index_of(pipeline.flag).unwrap_or(0);
-        pass_flags.extend(pipeline.passes.iter().enumerate().map(|(i, f)| (at, i, *f)));
+        pass_flags.extend(
+            pipeline
+                .passes
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (at, i, *f, None)),
+        );
     }
     pass_flags.sort();
+    let elide_elements_if_larger = m
+        .get_one::<u32>("mlir-elide-elementsattrs-if-larger")
+        .map(|n| i64::from(*n));
+    let print_debuginfo = m.get_flag("mlir-print-debuginfo");
+    let print_generic = m.get_flag("mlir-print-op-generic");
+    let instrument = dit_passes::Instrumentation {
+        print_before_all: m.get_flag("mlir-print-ir-before-all"),
+        print_after_all: m.get_flag("mlir-print-ir-after-all"),
+        print_after_change: m.get_flag("mlir-print-ir-after-change"),
+        print_after_failure: m.get_flag("mlir-print-ir-after-failure"),
+        print_module_scope: m.get_flag("mlir-print-ir-module-scope"),
+        print: dit_dialect::ir::PrintOptions {
+            debug_info: print_debuginfo,
+            generic: print_generic,
+            elide_elements_if_larger,
+        },
+        timing: m.get_flag("mlir-timing"),
+        statistics: m.get_flag("mlir-pass-statistics").then(|| {
+            match m
+                .get_one::<String>("mlir-pass-statistics-display")
+                .map(String::as_str)
+            {
+                Some("pipeline") => dit_passes::StatisticsDisplay::Pipeline,
+                _ => dit_passes::StatisticsDisplay::List,
+            }
+        }),
+        verify_each: m.get_one::<bool>("verify-each").copied().unwrap_or(true),
+        dump_pipeline: m.get_flag("dump-pass-pipeline"),
+    };
     Options {
         input: m
             .get_one::<String>("input")
@@ -205,11 +325,16 @@ pub fn options(m: &ArgMatches) -> Options {
         split_input_file: m.get_flag("split-input-file"),
         verify_diagnostics: m.get_flag("verify-diagnostics"),
         pipeline: m.get_one::<String>("pass-pipeline").cloned(),
-        pass_flags: pass_flags.into_iter().map(|(_, _, f)| f).collect(),
-        print_ir_after_all: m.get_flag("mlir-print-ir-after-all"),
-        timing: m.get_flag("mlir-timing"),
-        print_debuginfo: m.get_flag("mlir-print-debuginfo"),
-        print_generic: m.get_flag("mlir-print-op-generic"),
+        pass_flags: pass_flags
+            .into_iter()
+            .map(|(_, _, f, options)| (f, options))
+            .collect(),
+        instrument,
+        print_debuginfo,
+        print_generic,
+        elide_elements_if_larger,
+        disable_threading: m.get_flag("mlir-disable-threading"),
+        emit_bytecode: m.get_flag("emit-bytecode"),
         allow_unregistered_dialect: m.get_flag("allow-unregistered-dialect"),
         list_passes: m.get_flag("list-passes"),
         show_dialects: m.get_flag("show-dialects"),

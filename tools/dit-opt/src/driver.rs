@@ -95,8 +95,8 @@ impl Session<'_> {
                 switches: self.switches.clone(),
                 target: self.target,
             },
-            print_ir_after_all: self.options.print_ir_after_all,
-            timing: self.options.timing,
+            print_ir_after_all: self.options.instrument.print_after_all,
+            timing: self.options.instrument.timing,
         };
         // Import passes at the start of the pipeline run first: "before" in the fusion report
         // is the imported dit graph, not the foreign one (which has no dit kernels to count).
@@ -170,11 +170,19 @@ impl Session<'_> {
                 None => failed,
             };
         }
+        let root = Op(module.as_operation().to_raw());
+        if self.options.emit_bytecode {
+            return ChunkResult {
+                output: Some(root.write_bytecode()),
+                ok: true,
+            };
+        }
         let print = PrintOptions {
             debug_info: self.options.print_debuginfo,
             generic: self.options.print_generic,
+            elide_elements_if_larger: self.options.elide_elements_if_larger,
         };
-        let mut text = Op(module.as_operation().to_raw()).print_verified(print);
+        let mut text = root.print_verified(print);
         if !text.ends_with('\n') {
             text.push('\n');
         }
@@ -192,8 +200,19 @@ impl Session<'_> {
         steps: &[PipelineStep],
         pipeline: &PipelineOptions,
     ) -> bool {
-        if steps.is_empty() || dit_passes::run_pipeline(module, steps, pipeline).is_ok() {
-            return true;
+        if steps.is_empty()
+            || dit_passes::run_pipeline_with(
+                module,
+                steps,
+                &pipeline.context,
+                &self.options.instrument,
+            )
+            .is_ok()
+        {
+            // Without --verify-each nothing checked the passes' result: check it once here,
+            // so that nothing unverified is printed.
+            // (MLIR's verifier runs the dit rules through the dialect's verifier hook.)
+            return self.options.instrument.verify_each || module.as_operation().verify();
         }
         // A failing pass reports its own diagnostics; make sure at least one error says so.
         if !self.sink.has_errors() {
@@ -307,7 +326,11 @@ impl Session<'_> {
             );
             return None;
         };
-        let spec = dit_ascendc::TargetSpec::new(self.target.name, self.target.ub_bytes);
+        let spec = dit_ascendc::TargetSpec::with_vector_cores(
+            self.target.name,
+            self.target.ub_bytes,
+            self.target.vector_cores,
+        );
         let mut groups = Vec::new();
         Op(module.as_operation().to_raw()).walk(&mut |op| {
             if op.is("dit.fused") {

@@ -1,5 +1,8 @@
-//! `--verify-diagnostics`: `expected-error|warning|note|remark [@+N|@-N|@above|@below]
-//! {{text}}` comments, checked against the diagnostics a chunk produced, as mlir-opt does.
+//! `--verify-diagnostics`: `expected-error|warning|note|remark[-re] [@+N|@-N|@above|@below]
+//! {{text}}` comments, checked against the diagnostics a chunk produced, as mlir-opt does
+//! (mlir/lib/IR/Diagnostics.cpp, SourceMgrDiagnosticVerifierHandler): the text runs to the
+//! last `}}` of the line; in the `-re` forms, `{{regex}}` blocks inside it are regular
+//! expressions and the rest is literal.
 
 use dit_dialect::diagnostics::{Diagnostic, Severity};
 
@@ -12,7 +15,38 @@ pub struct Expected {
     /// The line and column of the comment, for reporting a miss.
     pub at: (u32, u32),
     pub text: String,
+    /// The `-re` forms: `text` compiled (literal parts escaped, `{{…}}` blocks as written).
+    pub pattern: Option<regex::Regex>,
     pub matched: bool,
+}
+
+impl Expected {
+    /// Whether a diagnostic's message satisfies this expectation (a substring or a regex
+    /// match anywhere in it, as in mlir-opt).
+    fn accepts(&self, message: &str) -> bool {
+        match &self.pattern {
+            Some(re) => re.is_match(message),
+            None => message.contains(&self.text),
+        }
+    }
+}
+
+/// The regex of an `-re` expectation: literal text escaped, `{{re}}` blocks kept as groups.
+fn compile_regex(text: &str) -> Result<regex::Regex, String> {
+    let (mut pattern, mut rest) = (String::new(), text);
+    while let Some(open) = rest.find("{{") {
+        pattern.push_str(&regex::escape(&rest[..open]));
+        let after = &rest[open + 2..];
+        let close = after
+            .find("}}")
+            .ok_or("found start of regex with no end '}}'")?;
+        pattern.push('(');
+        pattern.push_str(&after[..close]);
+        pattern.push(')');
+        rest = &after[close + 2..];
+    }
+    pattern.push_str(&regex::escape(rest));
+    regex::Regex::new(&pattern).map_err(|e| format!("invalid regex: {e}"))
 }
 
 /// Parses every expectation in `chunk`, whose first line is file line `line_offset + 1`.
@@ -33,7 +67,14 @@ pub fn parse(chunk: &str, line_offset: u32) -> (Vec<Expected>, Vec<(u32, u32, St
                 _ if after.starts_with("remark") => (Severity::Remark, "remark"),
                 _ => continue,
             };
-            let mut spec = after[word.len()..].trim_start();
+            let spec = &after[word.len()..];
+            let is_regex = spec.starts_with("-re");
+            let mut spec = spec[if is_regex { 3 } else { 0 }..].trim_start();
+            let word = if is_regex {
+                format!("{word}-re")
+            } else {
+                word.to_string()
+            };
             let mut target = line;
             if let Some(s) = spec.strip_prefix('@') {
                 let end = s
@@ -65,15 +106,25 @@ pub fn parse(chunk: &str, line_offset: u32) -> (Vec<Expected>, Vec<(u32, u32, St
                 ));
                 continue;
             };
-            let Some(close) = body.find("}}") else {
+            // The text runs to the line's last `}}`, so that `-re` text may hold `{{re}}`.
+            let Some(close) = body.rfind("}}") else {
                 problems.push((line, column, format!("expected-{word}: unterminated {{{{")));
                 continue;
+            };
+            let text = body[..close].to_string();
+            let pattern = match is_regex.then(|| compile_regex(&text)).transpose() {
+                Ok(p) => p,
+                Err(message) => {
+                    problems.push((line, column, format!("expected-{word}: {message}")));
+                    continue;
+                }
             };
             found.push(Expected {
                 severity,
                 line: target,
                 at: (line, column),
-                text: body[..close].to_string(),
+                text,
+                pattern,
                 matched: false,
             });
         }
@@ -104,10 +155,7 @@ pub fn check(mut expected: Vec<Expected>, diagnostics: Vec<Diagnostic>) -> Vec<(
     for d in flatten(diagnostics) {
         let line = d.point.as_ref().map(|p| p.line);
         let hit = expected.iter_mut().find(|e| {
-            !e.matched
-                && e.severity == d.severity
-                && Some(e.line) == line
-                && d.message.contains(&e.text)
+            !e.matched && e.severity == d.severity && Some(e.line) == line && e.accepts(&d.message)
         });
         match hit {
             Some(e) => e.matched = true,
@@ -157,6 +205,22 @@ mod tests {
                 (Severity::Warning, 14, "w")
             ]
         );
+    }
+
+    #[test]
+    fn regex_expectations_match_as_in_mlir_opt() {
+        let src = "// expected-error-re @+1 {{op {{[a-z]+}} failed at {{[0-9]+}}.}}\nx";
+        let (e, p) = parse(src, 0);
+        assert!(p.is_empty(), "{p:?}");
+        assert_eq!(e[0].line, 2);
+        assert!(e[0].accepts("'dit.add' op verify failed at 12."));
+        // Literal parts are not regexes: `.` is a dot.
+        assert!(!e[0].accepts("op verify failed at 12x"));
+        assert!(!e[0].accepts("op Verify failed at 12."));
+        let (_, p) = parse("// expected-error-re {{a {{[}}}}", 0);
+        assert_eq!(p.len(), 1, "a bad regex is reported: {p:?}");
+        let (_, p) = parse("// expected-error-re {{a {{b}}", 0);
+        assert_eq!(p.len(), 1, "an unterminated block is reported: {p:?}");
     }
 
     #[test]

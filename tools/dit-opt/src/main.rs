@@ -134,15 +134,30 @@ fn run(options: &cli::Options) -> ExitCode {
                 ))
             }
         },
-        None => options
-            .pass_flags
-            .iter()
-            .filter_map(|f| dit_passes::lookup(f))
-            .map(|info| dit_passes::PipelineStep {
-                info,
-                options: vec![],
-            })
-            .collect(),
+        None => {
+            let mut steps = Vec::new();
+            for (flag, pass_options) in &options.pass_flags {
+                let Some(info) = dit_passes::lookup(flag) else {
+                    continue;
+                };
+                let Some(text) = pass_options else {
+                    steps.push(dit_passes::PipelineStep {
+                        info,
+                        options: vec![],
+                    });
+                    continue;
+                };
+                // `--dit-x='a=1 b=2'` is the pipeline element `dit-x{a=1 b=2}`: the same
+                // parser checks its options.
+                match dit_passes::parse_pipeline(&format!("{flag}{{{text}}}")) {
+                    Ok(parsed) => steps.extend(parsed),
+                    Err(e) => {
+                        return fail(format!("<command line>: error: --{flag}: {}", e.message))
+                    }
+                }
+            }
+            steps
+        }
     };
     let switches = match fusion_switches(options) {
         Ok(s) => s,
@@ -158,6 +173,15 @@ fn run(options: &cli::Options) -> ExitCode {
         .iter()
         .any(|s| dit_passes::registry::IMPORT_PASSES.contains(&s.info.flag));
     context.set_allow_unregistered_dialects(options.allow_unregistered_dialect || imports);
+    if options.disable_threading {
+        context.enable_multi_threading(false);
+    }
+    if options.emit_bytecode && options.emit != "mlir" {
+        return fail(format!(
+            "<command line>: error: --emit-bytecode writes MLIR: it cannot be combined with --emit={}",
+            options.emit
+        ));
+    }
     if options.emit != "mlir" && options.split_input_file {
         return fail(format!(
             "<command line>: error: --emit={} writes one module: it cannot be combined with --split-input-file",
@@ -190,6 +214,22 @@ fn run(options: &cli::Options) -> ExitCode {
     if let Err(e) = read {
         return fail(format!("{display_name}: error: cannot read input: {e}"));
     }
+    // MLIR bytecode (from --emit-bytecode) is read back into text with its locations first.
+    let bytes = if bytes.starts_with(dit_dialect::context::BYTECODE_MAGIC) {
+        match dit_dialect::context::bytecode_to_text(&context, &bytes) {
+            Some(text) => text.into_bytes(),
+            None => {
+                for d in sink.take() {
+                    report!("{}", sink.render(&d).trim_end_matches('\n'));
+                }
+                return fail(format!(
+                    "{display_name}: error: the input is MLIR bytecode that does not parse"
+                ));
+            }
+        }
+    } else {
+        bytes
+    };
     let text = match input::decode(&display_name, bytes)
         .and_then(|t| input::check_shape(&display_name, &t).map(|_| t))
     {
