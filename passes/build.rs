@@ -1,5 +1,7 @@
 //! Compiles the PDLL patterns (patterns/*.pdll, gathered by patterns/all.pdll) to PDL with
-//! LLVM 22's mlir-pdll; the result is embedded and run by MLIR's PDL interpreter.
+//! LLVM 22's mlir-pdll; the result is embedded and run by MLIR's PDL interpreter. Also
+//! compiles lib/PassRegistration.cpp, the C++ half of the MLIR pass registration
+//! (src/mlir_registry.rs).
 
 use std::{env, fs, path::PathBuf, process::Command};
 
@@ -13,7 +15,9 @@ fn main() {
         PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("patterns.pdl.mlir");
     println!("cargo:rerun-if-changed=patterns");
     println!("cargo:rerun-if-changed=src/pdl_commute.rs");
+    println!("cargo:rerun-if-changed=lib/PassRegistration.cpp");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
+    compile_pass_registration(&prefix);
     let output = Command::new(&pdll)
         .args(["patterns/all.pdll", "--x=mlir", "-I", "patterns", "-o"])
         .arg(&out)
@@ -29,4 +33,27 @@ fn main() {
     let pdl = fs::read_to_string(&out).expect("mlir-pdll wrote its output");
     let expanded = pdl_commute::expand(&pdl).unwrap_or_else(|e| panic!("patterns: {e}"));
     fs::write(&out, expanded).expect("cannot write the expanded patterns");
+}
+
+/// Compiles the mlir::Pass wrapper of the Rust passes against the headers of the LLVM/MLIR 22
+/// install that mlir-sys links (dit-opt) and that libMLIR.so comes from (the plugin).
+fn compile_pass_registration(prefix: &str) {
+    let include = Command::new(PathBuf::from(prefix).join("bin/llvm-config"))
+        .arg("--includedir")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| format!("{prefix}/include"));
+    cc::Build::new()
+        .cpp(true)
+        .file("lib/PassRegistration.cpp")
+        .include(&include)
+        .std("c++17")
+        // LLVM is built without RTTI and exceptions; the Pass subclass must match its ABI.
+        .flag("-fno-rtti")
+        .flag("-fno-exceptions")
+        .flag_if_supported("-Wno-unused-parameter")
+        .warnings(false)
+        .compile("dit_pass_registration");
 }

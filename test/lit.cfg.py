@@ -6,7 +6,8 @@ import lit.formats
 
 config.name = "dit"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir"]
+# .c: the C API tests of test/Plugin (compiled and run by their RUN lines).
+config.suffixes = [".mlir", ".c"]
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 repo_root = os.path.dirname(config.test_source_root)
 # Keep lit's Output/ directories out of the source tree.
@@ -27,6 +28,37 @@ config.environment["PATH"] = os.pathsep.join(
     [dit_bin, llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))]
 )
 config.substitutions.append(("%dit_root", repo_root))
+
+# libdit_plugin.so (tools/dit-plugin): the dit dialect and passes for upstream mlir-opt, and
+# the C API for C programs (test/Plugin). tools/dit-opt/tests/lit.rs builds it with dit-run;
+# a missing plugin is an error, not a reason to skip those tests.
+dit_plugin = os.path.join(dit_bin, "libdit_plugin.so")
+if not os.path.exists(dit_plugin):
+    lit_config.fatal(f"libdit_plugin.so not found in {dit_bin}: run `cargo build -p dit-plugin`")
+config.substitutions.append(("%dit_plugin", dit_plugin))
+# mlir-opt with the dialect and every dit pass loaded from the plugin.
+config.substitutions.append(
+    ("%mlir_opt_dit", f"mlir-opt --load-dialect-plugin={dit_plugin} --load-pass-plugin={dit_plugin}")
+)
+# Compiling and linking a C program against the plugin's C API (dit-c/*.h) and MLIR's
+# (mlir-c/*.h, from libdit_mlir_capi.so, which the plugin build writes beside it).
+llvm_include = os.path.join(os.path.dirname(llvm_bin), "include")
+config.substitutions.append(("%cc", os.environ.get("CC", "cc")))
+config.substitutions.append(
+    (
+        "%dit_capi_flags",
+        " ".join(
+            [
+                "-I" + os.path.join(repo_root, "dialects", "dit", "include"),
+                "-I" + llvm_include,
+                "-L" + dit_bin,
+                "-ldit_plugin",
+                "-ldit_mlir_capi",
+                "-Wl,-rpath," + dit_bin,
+            ]
+        ),
+    )
+)
 
 # Huawei's AscendNPU-IR compiler, installed by scripts/setup-bishengir.sh (issue 15). Tests that
 # need it say `REQUIRES: bishengir`; without it lit reports them UNSUPPORTED and this note says

@@ -1,22 +1,9 @@
-//! `dit-cse`: common-subexpression elimination for dit ops (upstream CSE skips them for the
-//! same reason as DCE: IRDL ops are not known to be side-effect free).
+//! Common-subexpression elimination inside dit's own rewrite loops (dit-canonicalize, the torch
+//! conversion, auto-fuse's duplicate check). The `dit-cse` pass itself is upstream `cse`.
 
-use crate::{
-    dit_dce::is_side_effect_free,
-    registry::{DitPass, PassContext, PassFailed},
-};
+use crate::dit_dce::is_side_effect_free;
 use dit_dialect::ir::Op;
 use std::collections::HashMap;
-
-/// The pass.
-pub struct Cse;
-
-impl DitPass for Cse {
-    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
-        eliminate_common_subexpressions(module);
-        Ok(())
-    }
-}
 
 /// Everything that decides an op's value: name, operands, attributes, result types. Operands,
 /// attributes and types are uniqued by MLIR, so their addresses identify them.

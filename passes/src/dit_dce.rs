@@ -1,18 +1,8 @@
-//! `dit-dce`: dead-code elimination for dit ops, which upstream DCE cannot remove because IRDL
-//! ops carry no side-effect information.
+//! Dead-code elimination inside dit's own rewrite loops (dit-canonicalize, the pattern pass, the
+//! torch conversion), which run it between rewrites. The `dit-dce` pass itself is upstream
+//! `remove-dead-values`.
 
-use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::ir::Op;
-
-/// The pass.
-pub struct Dce;
-
-impl DitPass for Dce {
-    fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
-        eliminate_dead_code(module);
-        Ok(())
-    }
-}
 
 /// Whether `op` computes values only: erasing it when unused changes nothing observable.
 /// `dit.opaque` stands for any op the dialect does not model, so it may have effects.

@@ -19,6 +19,7 @@ pub mod dit_sink_split;
 pub mod dit_sink_transpose;
 pub mod dit_verify;
 pub mod fusion;
+pub mod mlir_registry;
 pub mod native;
 pub mod pdl;
 pub mod pdl_commute;

@@ -13,11 +13,11 @@ use melior::{
     ContextRef,
 };
 use mlir_sys::{
-    mlirOpPrintingFlagsDestroy, mlirOperationGetContext, mlirPassManagerAddOwnedPass,
-    mlirPassManagerCreateOnOperation, mlirPassManagerDestroy, mlirPassManagerEnableIRPrinting,
-    mlirPassManagerEnableStatistics, mlirPassManagerEnableTiming, mlirPassManagerEnableVerifier,
-    mlirPassManagerGetAsOpPassManager, mlirPassManagerRunOnOp, mlirPrintPassPipeline,
-    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
+    mlirOpPassManagerAddPipeline, mlirOpPrintingFlagsDestroy, mlirOperationGetContext,
+    mlirPassManagerAddOwnedPass, mlirPassManagerCreateOnOperation, mlirPassManagerDestroy,
+    mlirPassManagerEnableIRPrinting, mlirPassManagerEnableStatistics, mlirPassManagerEnableTiming,
+    mlirPassManagerEnableVerifier, mlirPassManagerGetAsOpPassManager, mlirPassManagerRunOnOp,
+    mlirPrintPassPipeline, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
     MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE, MlirStringRef,
 };
 use std::{cell::RefCell, rc::Rc};
@@ -412,6 +412,14 @@ pub fn run_pipeline(
     run_pipeline_with(module, steps, &options.context, &instrument)
 }
 
+/// Registers MLIR's own transform passes (cse, canonicalize, ...) in its pass registry, once
+/// per process, so that pipelines can name them.
+fn register_upstream_passes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registration only inserts into MLIR's global registry; Once serializes it.
+    ONCE.call_once(|| unsafe { mlir_sys::mlirRegisterTransformsPasses() });
+}
+
 /// Runs `steps` on `module` with mlir-opt's pass-manager flags (`instrument`).
 pub fn run_pipeline_with(
     module: &mut Module,
@@ -459,6 +467,27 @@ pub fn run_pipeline_with(
             None => {}
         }
         for (position, step) in steps.iter().enumerate() {
+            if let Some(upstream) = step.info.upstream {
+                register_upstream_passes();
+                let added = mlirOpPassManagerAddPipeline(
+                    mlirPassManagerGetAsOpPassManager(pm),
+                    string_ref(upstream),
+                    None,
+                    std::ptr::null_mut(),
+                );
+                if added.value == 0 {
+                    emit_error(
+                        module.as_operation().location(),
+                        &format!(
+                            "pass '{}': upstream '{upstream}' is not registered",
+                            step.info.flag
+                        ),
+                    );
+                    mlirPassManagerDestroy(pm);
+                    return Err(PassFailed);
+                }
+                continue;
+            }
             // Without --verify-each a pass may get unverified IR; the first pass's input was
             // verified after parsing.
             let verify_before =

@@ -49,6 +49,10 @@ pub struct PassInfo {
     pub options: fn() -> Vec<PassOptionInfo>,
     /// Whether the dit verifier runs after the pass (not after `dit-verify` itself).
     pub verify_after: bool,
+    /// The upstream MLIR pass this name stands for, when it is only an alias kept for the CLI
+    /// (`dit-cse` is upstream `cse`, which merges dit ops because ODS declares them `Pure`):
+    /// pipelines run the upstream pass, and `create` is not used.
+    pub upstream: Option<&'static str>,
     pub create: PassFactory,
 }
 
@@ -69,31 +73,37 @@ error at the op's location naming the op and the rule. The same verifier also ru
 and after every other pass.",
         options: no_options,
         verify_after: false,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_verify::Verify)),
     },
     PassInfo {
         flag: "dit-dce",
-        summary: "Erase dit ops (and constants) whose results are unused",
+        summary: "Upstream remove-dead-values (an alias kept for the command line)",
         description:
-            "IRDL ops carry no traits, so MLIR does not know they are free of side effects \
-and upstream dead-code elimination keeps them. This pass erases every unused dit op and \
-`arith.constant`, innermost regions first and each block from the back, so whole dead chains go \
-in one run. `dit.opaque` (unknown semantics) and dit.fused regions containing one are kept.",
+            "MLIR's own dead-code elimination (`remove-dead-values`). ODS declares every dit op \
+without side effects `Pure`, so upstream DCE erases unused dit ops and `arith.constant`s, whole \
+dead chains in one run, inside dit.fused bodies too, and an unused dit.fused as a whole. \
+`dit.opaque` (unknown semantics) has side effects and stays, with its operands. As upstream, it \
+also drops unused arguments and results of private functions. Kept as a name so that existing \
+pipelines and scripts go on working.",
         options: no_options,
         verify_after: true,
-        create: |_| Ok(Box::new(crate::dit_dce::Dce)),
+        upstream: Some("remove-dead-values"),
+        create: |_| Err("dit-dce runs upstream remove-dead-values".into()),
     },
     PassInfo {
         flag: "dit-cse",
-        summary: "Merge identical dit ops (and constants) on the same operands",
+        summary: "Upstream cse (an alias kept for the command line)",
         description:
-            "Two side-effect-free ops with the same name, operands, attributes and result \
-types compute the same value; the later one is replaced by the earlier. Works block by block; \
-each region starts a fresh scope (dit.fused bodies are isolated from above). Region-holding ops \
-and `dit.opaque` are never merged.",
+            "MLIR's own common-subexpression elimination (`cse`). ODS declares every dit op \
+without side effects `Pure`, so upstream cse merges two identical dit ops (same name, operands, \
+attributes and result types; regions compared op by op) and erases the later one; `dit.opaque`, \
+whose semantics are unknown, has side effects and is never merged. Kept as a name so that \
+existing pipelines and scripts go on working.",
         options: no_options,
         verify_after: true,
-        create: |_| Ok(Box::new(crate::dit_cse::Cse)),
+        upstream: Some("cse"),
+        create: |_| Err("dit-cse runs upstream cse".into()),
     },
     PassInfo {
         flag: "dit-canonicalize",
@@ -104,10 +114,11 @@ and `dit.opaque` are never merged.",
 transpose∘transpose into one transpose with the composed permutation (or nothing), and \
 bitcast∘bitcast into one bitcast, drops dit.concat pieces with no element along the concat \
 dim (the one piece left replaces the concat), and moves a constant lhs of dit.add / dit.mul to \
-the right (MLIR's canonical operand order, which the fusion patterns rely on); then runs dit-cse and \
-dit-dce, repeating until nothing changes.",
+the right (MLIR's canonical operand order, which the fusion patterns rely on); then merges equal \
+ops and erases dead ones (as cse and remove-dead-values would), repeating until nothing changes.",
         options: no_options,
         verify_after: true,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_canonicalize::Canonicalize::default())),
     },
     PassInfo {
@@ -121,6 +132,7 @@ rewrites written in Rust (passes/src/native.rs). Each pattern belongs to one fus
 with its reason, goes to the fusion report.",
         options: crate::dit_fuse_patterns::options,
         verify_after: true,
+        upstream: None,
         create: |options| Ok(Box::new(crate::dit_fuse_patterns::FusePatterns::from_options(options)?)),
     },
     PassInfo {
@@ -154,6 +166,7 @@ come from `--fusion-config` (an `[auto_fuse]` table: aggressive_level, min_benef
 exclude_ops); an option the pipeline sets wins over the file.",
         options: crate::dit_auto_fuse::options,
         verify_after: true,
+        upstream: None,
         create: |options| Ok(Box::new(crate::dit_auto_fuse::AutoFuse::from_options(options)?)),
     },
     PassInfo {
@@ -169,6 +182,7 @@ dit-canonicalize then cancels transposes that meet (transpose∘transpose). Each
 the fusion report.",
         options: no_options,
         verify_after: true,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_sink_transpose::SinkTranspose)),
     },
     PassInfo {
@@ -188,6 +202,7 @@ transform->bitcast input is left alone. Bypassed ops are erased only when nothin
 Every fold and refusal goes to the fusion report.",
         options: no_options,
         verify_after: true,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_fold_transpose_quant_matmul::FoldTransposeQuantMatmul)),
     },
     PassInfo {
@@ -199,6 +214,7 @@ L1->BT move. A side folds only if 0 < outer <= 65535 and inner > 65535, both sta
 FRACTAL_NZ). On a target with the bf16 L1->BT move it does nothing.",
         options: no_options,
         verify_after: true,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_fold_transpose_quant_matmul_limit::FoldTransposeQuantMatmulLimit)),
     },
     PassInfo {
@@ -218,6 +234,7 @@ func argument, funcs called inside the module, a bias whose type differs from th
 x with more than one dynamic dim when it must be flattened.",
         options: crate::dit_quantize::options,
         verify_after: true,
+        upstream: None,
         create: |options| Ok(Box::new(crate::dit_quantize::Quantize::from_options(options)?)),
     },
     PassInfo {
@@ -237,6 +254,7 @@ results, so every rewrite removes ops; the replaced ops are erased once unused. 
 the fusion report.",
         options: no_options,
         verify_after: true,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_sink_split::SinkSplit)),
     },
     PassInfo {
@@ -258,6 +276,7 @@ is a located error. `dit-opt --emit=llvm|asm|obj|header` continues with upstream
 mlirTranslateModuleToLLVMIR and LLVM (inkwell).",
         options: no_options,
         verify_after: false,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_lower_to_aclnn::LowerToAclnn)),
     },
     PassInfo {
@@ -282,6 +301,7 @@ another op or a dynamic dim is a located error naming the op (every such group i
 `dit-opt --emit=linalg -o DIR` writes one module per group, DIR/<kernel>.mlir.",
         options: no_options,
         verify_after: false,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_lower_fused_to_linalg::LowerFusedToLinalg)),
     },
     PassInfo {
@@ -296,6 +316,7 @@ tools/dit-opt/tests/bishengir_numerics.rs). Two groups with the same kernel name
 uses a value defined outside its group, are located errors.",
         options: no_options,
         verify_after: true,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_outline_fused::OutlineFused)),
     },
     PassInfo {
@@ -317,6 +338,7 @@ Linears whose weight or bias is no function argument are skipped, with the reaso
 report.",
         options: crate::dit_merge_horizontal::options,
         verify_after: true,
+        upstream: None,
         create: |options| {
             Ok(Box::new(crate::dit_merge_horizontal::MergeHorizontal::from_options(options)?))
         },
@@ -367,6 +389,7 @@ it) before measuring the graph, so the fusion report's kernels and bytes \"befor
 the imported graph.",
         options: no_options,
         verify_after: true,
+        upstream: None,
         create: |_| Ok(Box::new(crate::dit_convert_torch_to_dit::ConvertTorchToDit)),
     },
 ];

@@ -1,3 +1,4 @@
+// dit-cse is upstream cse: ODS declares dit ops Pure, so MLIR merges them itself.
 // RUN: dit-opt %s --split-input-file --dit-cse | FileCheck %s
 
 // Identical ops on identical operands merge; the later uses move to the first.

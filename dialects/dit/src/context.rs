@@ -18,9 +18,19 @@ pub enum DialectError {
 }
 
 extern "C" {
-    /// Defined by MLIR_DEFINE_CAPI_DIALECT_REGISTRATION in lib/CAPI/Dialects.cpp (declared
-    /// for C in include/dit-c/Dialects.h).
-    fn mlirGetDialectHandle__dit__() -> MlirDialectHandle;
+    /// Defined by MLIR_DEFINE_CAPI_DIALECT_REGISTRATION in lib/CAPI/Dialects.cpp.
+    fn mlirGetDialectHandle__dit_hooks__() -> MlirDialectHandle;
+}
+
+/// The C API handle of the dit dialect (declared for C in include/dit-c/Dialects.h), for
+/// `mlirDialectHandleInsertDialect` / `mlirDialectHandleRegisterDialect`.
+///
+/// Defined here rather than in C++ so that every Rust cdylib linking this crate (the
+/// mlir-opt plugin, tools/dit-plugin) exports it: rustc exports only Rust-defined symbols.
+#[no_mangle]
+pub extern "C" fn mlirGetDialectHandle__dit__() -> MlirDialectHandle {
+    // SAFETY: returns a pointer to static hooks owned by lib/CAPI/Dialects.cpp.
+    unsafe { mlirGetDialectHandle__dit_hooks__() }
 }
 
 /// Creates a context that knows `builtin`, `func`, `arith`, `llvm`, `pdl`, `pdl_interp` and `dit`.

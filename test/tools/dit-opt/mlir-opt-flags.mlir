@@ -14,15 +14,15 @@
 // RUN: not dit-opt %s --emit-bytecode --emit=llvm 2>&1 | FileCheck %s --check-prefix=BCEMIT
 // RUN: dit-opt %s --mlir-elide-elementsattrs-if-larger=2 | FileCheck %s --check-prefix=ELIDE
 
-// BEFORE: IR Dump Before dit-cse (dit-cse)
-// BEFORE: IR Dump Before dit-dce (dit-dce)
+// BEFORE: IR Dump Before CSE (cse)
+// BEFORE: IR Dump Before RemoveDeadValues (remove-dead-values)
 // Only the first dit-cse changes the IR.
-// CHANGE-COUNT-1: IR Dump After dit-cse (dit-cse)
+// CHANGE-COUNT-1: IR Dump After CSE (cse)
 // CHANGE-NOT: IR Dump After
 // NOFAIL-NOT: IR Dump
 // DUMP: Pass Manager with 2 passes:
 // DUMP-NEXT: builtin.module(
-// DUMP-NEXT:   dit-cse,
+// DUMP-NEXT:   cse,
 // DUMP-NEXT:   dit-auto-fuse
 // DUMP-NEXT: )
 // BADOPT: <command line>: error: --dit-auto-fuse: pass 'dit-auto-fuse': aggressive-level

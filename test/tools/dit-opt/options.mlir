@@ -16,11 +16,11 @@
 // RUN: dit-opt %s --target=ascend950 --dit-canonicalize -o /dev/null
 
 // STDIN: func.func @f
-// IR: IR Dump After dit-dce (dit-dce)
+// IR: IR Dump After RemoveDeadValues (remove-dead-values)
 // IR: func.func @f
 // TIME: Execution time report
-// TIME: dit-cse
-// TIME: dit-dce
+// TIME: CSE
+// TIME: RemoveDeadValues
 // PIPE-NOT: "dit.neg"
 // LOC: loc(
 // VERSION: {{[0-9]+\.[0-9]+\.[0-9]+}}

@@ -1,6 +1,7 @@
 //! Runs the whole lit suite (test/) with LLVM 22's lit and FileCheck against the dit-opt
-//! that cargo just built (and dit-run, built here for the same profile: cargo builds only this
-//! package's binaries for its tests); any failing lit test fails this test.
+//! that cargo just built (and dit-run and libdit_plugin.so, built here for the same profile:
+//! cargo builds only this package's binaries for its tests); any failing lit test fails this
+//! test.
 
 use std::{path::Path, process::Command};
 
@@ -10,12 +11,13 @@ fn lit_suite_passes() {
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_dit-opt"))
         .parent()
         .expect("binary dir");
-    // dit-run lives in another package; build it next to dit-opt (a no-op when it is current).
+    // dit-run and the mlir-opt plugin (test/Plugin) live in other packages; build them next
+    // to dit-opt (a no-op when they are current).
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let profile_release = bin_dir.ends_with("release");
     let mut build = Command::new(cargo);
     build
-        .args(["build", "--quiet", "-p", "dit-run"])
+        .args(["build", "--quiet", "-p", "dit-run", "-p", "dit-plugin"])
         .current_dir(&root);
     if profile_release {
         build.arg("--release");
@@ -23,8 +25,10 @@ fn lit_suite_passes() {
     if let Some(target_dir) = bin_dir.parent() {
         build.env("CARGO_TARGET_DIR", target_dir);
     }
-    let status = build.status().expect("cannot run cargo to build dit-run");
-    assert!(status.success(), "building dit-run failed");
+    let status = build
+        .status()
+        .expect("cannot run cargo to build dit-run and dit-plugin");
+    assert!(status.success(), "building dit-run and dit-plugin failed");
     let llvm_bin = option_env!("DIT_LLVM_BIN").unwrap_or("/usr/lib/llvm-22/bin");
     let lit = Path::new(llvm_bin).join("lit");
     let output = Command::new(&lit)
