@@ -19,6 +19,7 @@
 //! `dit.opaque` or `dit.fused`, so `mlir-opt --irdl-file=bench/peer/dit.irdl.mlir` accepts the
 //! same text.
 
+pub mod kernel_model;
 pub mod process;
 
 use dit_dialect::{ir::Op, verifier};

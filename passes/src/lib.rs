@@ -23,6 +23,7 @@ pub mod mlir_registry;
 pub mod native;
 pub mod pdl;
 pub mod pdl_commute;
+pub mod perf_model;
 pub mod pipeline;
 pub mod registry;
 pub mod report;

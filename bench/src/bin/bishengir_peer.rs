@@ -184,7 +184,7 @@ impl Tools {
 /// dit's Ascend C target, as `dit-opt --emit=ascendc` builds it for the default `--target`.
 fn dit_target_spec() -> dit_ascendc::TargetSpec {
     let t = dit_dialect::target::Target::default_target();
-    dit_ascendc::TargetSpec::new(t.name, t.ub_bytes)
+    dit_ascendc::TargetSpec::with_vector_cores(t.name, t.ub_bytes, t.vector_cores)
 }
 
 /// dit's tiling of one group's generated kernel.
@@ -193,8 +193,9 @@ struct DitTiling {
     tile_rows: Vec<u64>,
     /// Elements per row (the widest row the stage stores), per stage.
     row_elems: Vec<u64>,
-    /// UB bytes of the largest stage at its tile: fixed bytes + tile rows x bytes per row
-    /// (the planner's layout, queues counted `buffers` times).
+    /// UB bytes of the largest stage at its tile: fixed bytes + tile rows x bytes per row +
+    /// the rows of the groups the tile touches (the planner's layout, `StageLayout::ub_bytes`;
+    /// queues counted `buffers` times).
     ub_bytes: u64,
     /// BUFFER_NUM of the generated source (queue depth: 2 = double buffered).
     buffers: u64,
@@ -224,7 +225,7 @@ fn dit_tiling(op: Op, spec: &dit_ascendc::TargetSpec) -> Result<DitTiling, Strin
         .zip(&kernel.layouts)
         .zip(&tiling.stages)
     {
-        ub_bytes = ub_bytes.max(layout.fixed_bytes + t.tile_rows * layout.row_bytes);
+        ub_bytes = ub_bytes.max(layout.ub_bytes(t.tile_rows));
         let width = stage
             .stores
             .iter()

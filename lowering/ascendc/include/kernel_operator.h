@@ -57,6 +57,24 @@
 #define __gm__
 typedef uint8_t *GM_ADDR;
 
+/* The kernel type a kernel launches as ("设置Kernel类型", atlasascendc_api_07_0218): the CANN
+ * build starts only the AI Cores' vector units for KERNEL_TYPE_AIV_ONLY; the model runs every
+ * block on the host either way. */
+enum KernelMetaType {
+    KERNEL_TYPE_AIV_ONLY,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
+    KERNEL_TYPE_MAX
+};
+#define KERNEL_TASK_TYPE_DEFAULT(value) ((void)(value))
+
 namespace AscendC {
 
 /* A violation of the API's rules, or of the UB size. */
@@ -687,6 +705,77 @@ template <typename T> void Div(const LocalTensor<T> &d, const LocalTensor<T> &a,
 }
 template <typename T> void Max(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, const int32_t count) {
     Model::Binary("Max", d, a, b, uint32_t(count), [](float x, float y) { return x > y ? x : y; });
+}
+/* The repeat form of the binary instructions ("tensor高维切分计算", mask连续模式: Add/Sub/Mul/Div
+ * docs, e.g. atlasascendc_api_07_0037 Mul; BinaryRepeatParams atlasascendc_api_07_0013): repeat r
+ * of repeatTimes processes the first `mask` elements of 8 data blocks of 32 bytes; block b of
+ * repeat r of an operand starts at r * repStride + b * blkStride blocks. For 32-bit types mask is
+ * in [1, 64], for 16-bit in [1, 128]; strides are uint8_t. The model checks every operand's start
+ * alignment and that the last element touched lies inside the tensor. */
+struct BinaryRepeatParams {
+    BinaryRepeatParams() {}
+    BinaryRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t src0BlkStrideIn, const uint8_t src1BlkStrideIn,
+                       const uint8_t dstRepStrideIn, const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn)
+        : dstBlkStride(dstBlkStrideIn), src0BlkStride(src0BlkStrideIn), src1BlkStride(src1BlkStrideIn),
+          dstRepStride(dstRepStrideIn), src0RepStride(src0RepStrideIn), src1RepStride(src1RepStrideIn) {}
+    uint32_t blockNumber = 8;
+    uint8_t dstBlkStride = 1;
+    uint8_t src0BlkStride = 1;
+    uint8_t src1BlkStride = 1;
+    uint8_t dstRepStride = 8;
+    uint8_t src0RepStride = 8;
+    uint8_t src1RepStride = 8;
+};
+
+namespace Model {
+/* Element index of lane j of repeat r for an operand with these strides. */
+template <typename T> inline uint64_t RepeatIndex(uint32_t r, uint32_t j, uint8_t blk, uint8_t rep) {
+    const uint32_t perBlock = ONE_BLK_SIZE / sizeof(T);
+    return (uint64_t(r) * rep + uint64_t(j / perBlock) * blk) * perBlock + j % perBlock;
+}
+template <typename T> void CheckRepeatOperand(const char *op, const LocalTensor<T> &t, uint64_t mask, uint8_t repeatTimes, uint8_t blk, uint8_t rep, bool write) {
+    uint64_t last = RepeatIndex<T>(repeatTimes - 1u, uint32_t(mask - 1), blk, rep);
+    /* CheckVector checks the start, the queue state and the ordering flags over the span. */
+    t.CheckVector(op, last + 1, write);
+}
+template <typename T, typename F>
+void BinaryRepeat(const char *op, const LocalTensor<T> &dst, const LocalTensor<T> &a, const LocalTensor<T> &b, uint64_t mask, uint8_t repeatTimes,
+                  const BinaryRepeatParams &p, F f) {
+    const uint64_t maxMask = ONE_REPEAT_BYTE_SIZE / sizeof(T);
+    if (mask == 0 || mask > maxMask)
+        Fail(std::string(op) + ": mask " + std::to_string(mask) + " outside [1, " + std::to_string(maxMask) + "] for " + TypeName<T>());
+    if (repeatTimes == 0) return;
+    CheckRepeatOperand(op, a, mask, repeatTimes, p.src0BlkStride, p.src0RepStride, false);
+    CheckRepeatOperand(op, b, mask, repeatTimes, p.src1BlkStride, p.src1RepStride, false);
+    CheckRepeatOperand(op, dst, mask, repeatTimes, p.dstBlkStride, p.dstRepStride, true);
+    const T *x = a.Data(), *y = b.Data();
+    T *d = dst.Data();
+    /* Every repeat reads its operands before it writes (a later repeat may read what an earlier
+     * one wrote, as on the hardware where repeats issue in order). */
+    std::vector<T> out(mask);
+    for (uint32_t r = 0; r < repeatTimes; r++) {
+        for (uint32_t j = 0; j < mask; j++)
+            out[j] = T(f(float(x[RepeatIndex<T>(r, j, p.src0BlkStride, p.src0RepStride)]), float(y[RepeatIndex<T>(r, j, p.src1BlkStride, p.src1RepStride)])));
+        for (uint32_t j = 0; j < mask; j++) d[RepeatIndex<T>(r, j, p.dstBlkStride, p.dstRepStride)] = out[j];
+    }
+}
+} // namespace Model
+
+template <typename T>
+void Add(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &p) {
+    Model::BinaryRepeat("Add", d, a, b, mask, repeatTimes, p, [](float x, float y) { return x + y; });
+}
+template <typename T>
+void Sub(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &p) {
+    Model::BinaryRepeat("Sub", d, a, b, mask, repeatTimes, p, [](float x, float y) { return x - y; });
+}
+template <typename T>
+void Mul(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &p) {
+    Model::BinaryRepeat("Mul", d, a, b, mask, repeatTimes, p, [](float x, float y) { return x * y; });
+}
+template <typename T>
+void Div(const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &p) {
+    Model::BinaryRepeat("Div", d, a, b, mask, repeatTimes, p, [](float x, float y) { return x / y; });
 }
 template <typename T> void Exp(const LocalTensor<T> &d, const LocalTensor<T> &s, const int32_t count) {
     Model::Unary("Exp", d, s, uint32_t(count), [](float x) { return std::exp(x); });

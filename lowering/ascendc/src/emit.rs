@@ -92,6 +92,17 @@ fn gm_row(rows: &RowMap, stage: &Stage, r: &str) -> String {
     s
 }
 
+/// How many rows of a tile a node holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    /// One row for the whole stage (resident).
+    Invariant,
+    /// One row per group of `G` stage rows: the `u` groups rows `row..row + n` touch.
+    Group,
+    /// One row per tile row (`n` rows).
+    Row,
+}
+
 /// How the stage's code names a node's rows.
 struct Names<'a> {
     stage: &'a Stage,
@@ -99,14 +110,27 @@ struct Names<'a> {
 }
 
 impl Names<'_> {
+    fn kind(&self, id: NodeId) -> Kind {
+        let node = &self.stage.nodes[id];
+        if node.invariant {
+            Kind::Invariant
+        } else if node.grouped {
+            Kind::Group
+        } else {
+            Kind::Row
+        }
+    }
     fn tile(&self, id: NodeId) -> bool {
-        !self.stage.nodes[id].invariant
+        self.kind(id) == Kind::Row
     }
     fn p(&self, id: NodeId) -> u64 {
         pitch(self.stage.nodes[id].width)
     }
     fn w(&self, id: NodeId) -> usize {
         self.stage.nodes[id].width
+    }
+    fn group(&self) -> u64 {
+        self.stage.group.max(1)
     }
     /// The whole buffer.
     fn buf(&self, id: NodeId) -> String {
@@ -117,25 +141,37 @@ impl Names<'_> {
     }
     /// Elements of the whole buffer an elementwise instruction covers.
     fn count(&self, id: NodeId) -> String {
-        if self.tile(id) {
-            format!("n * {}", self.p(id))
-        } else {
-            self.p(id).to_string()
-        }
+        format!("{} * {}", self.rows(id), self.p(id))
     }
     /// Rows the node holds in a tile.
     fn rows(&self, id: NodeId) -> &'static str {
-        if self.tile(id) {
-            "n"
-        } else {
-            "1"
+        match self.kind(id) {
+            Kind::Row => "n",
+            Kind::Group => "u",
+            Kind::Invariant => "1",
         }
     }
-    /// Row `i` (an invariant node has its one row for every i).
+    /// The node's own row `i` (an invariant node has its one row for every i).
     fn row(&self, id: NodeId, i: &str) -> String {
         match self.layout.buf[id] {
             Buf::Resident { off } => format!("resident[{off}]"),
             _ => format!("v{id}[{i} * {}]", self.p(id)),
+        }
+    }
+    /// The row a node of kind `of` reads of node `id` at its own row `i`.
+    fn row_for(&self, id: NodeId, of: Kind, i: &str) -> String {
+        match (self.kind(id), of) {
+            (Kind::Group, Kind::Row) => {
+                self.row(id, &format!("((row + {i}) / {}u - g0)", self.group()))
+            }
+            _ => self.row(id, i),
+        }
+    }
+    /// Element `col` of row `i` of the node (`i` in the node's own rows).
+    fn elem(&self, id: NodeId, i: &str, col: u64) -> String {
+        match self.layout.buf[id] {
+            Buf::Resident { off } => format!("resident[{}]", off + col),
+            _ => format!("v{id}[({i}) * {} + {col}]", self.p(id)),
         }
     }
     /// Columns from `col` on, of every row.
@@ -190,6 +226,84 @@ fn emit_erf(c: &mut Code, d: &str, u: &str, a: &str, b: &str, n: &str) {
     c.line(format!("Mul({d}, {d}, {b}, {n});"));
 }
 
+/// The most f32 elements a row may have for the repeat form of a binary instruction: a repeat
+/// stride is a uint8_t count of 32-byte blocks (BinaryRepeatParams, atlasascendc_api_07_0013),
+/// so rows 255 blocks apart at most.
+const MAX_REPEAT_PITCH: u64 = 255 * 8;
+
+/// A binary instruction whose operands hold fewer rows than its result: an invariant row
+/// against every row, or a group's row against each of its rows. With rows of at most
+/// [`MAX_REPEAT_PITCH`] elements it is the repeat form ("tensor高维切分计算", mask连续模式, of
+/// Add/Sub/Mul/Div, e.g. atlasascendc_api_07_0037 Mul): one instruction per 64 columns covers
+/// up to 255 rows, the shared operand's repeat stride 0 so every repeat reads the same row
+/// (repeatTime is a uint8_t: [0, 255]; for 32-bit data mask ∈ [1, 64]). Wider rows are one
+/// count-form instruction per row (each already ≥ 32 repeats long).
+fn emit_broadcast_binary(c: &mut Code, nm: &Names<'_>, f: &str, id: NodeId, a: NodeId, b: NodeId) {
+    let kd = nm.kind(id);
+    let p = nm.p(id);
+    let w = nm.w(id) as u64;
+    if p > MAX_REPEAT_PITCH {
+        c.line(format!(
+            "for (uint32_t i = 0; i < {}; i++) {f}({}, {}, {}, {w});",
+            nm.rows(id),
+            nm.row(id, "i"),
+            nm.row_for(a, kd, "i"),
+            nm.row_for(b, kd, "i")
+        ));
+        return;
+    }
+    // Blocks of rows that share the lowest operand's row: the whole tile against an invariant
+    // row, or each group of the tile against its group's row.
+    let lowest = nm.kind(a).min(nm.kind(b));
+    let per_group = lowest == Kind::Group;
+    let g = nm.group();
+    let row_of = "r".to_string();
+    let index = |x: NodeId| match nm.kind(x) {
+        k if k == kd => row_of.clone(),
+        Kind::Group => "q".to_string(),
+        _ => "r".to_string(),
+    };
+    let stride = |x: NodeId| {
+        if nm.kind(x) == Kind::Invariant || (per_group && nm.kind(x) == Kind::Group) {
+            0
+        } else {
+            p / 8
+        }
+    };
+    // Rows lo..hi of the tile: all of them, or those of group q (g0 + q of the stage).
+    if per_group {
+        c.open("for (uint32_t q = 0; q < u; q++) {");
+        c.line(format!(
+            "uint32_t lo = q == 0 ? 0u : (g0 + q) * {g}u - row;"
+        ));
+        c.line(format!("uint32_t hi = (g0 + q + 1) * {g}u - row;"));
+        c.line("hi = hi < n ? hi : n;");
+    } else {
+        c.open("{");
+        c.line("uint32_t lo = 0;");
+        c.line(format!("uint32_t hi = {};", nm.rows(id)));
+    }
+    c.open("for (uint32_t r = lo; r < hi; r += 255u) {");
+    c.line("uint8_t rep = (uint8_t)(hi - r < 255u ? hi - r : 255u);");
+    let params = format!(
+        "BinaryRepeatParams(1, 1, 1, {}, {}, {})",
+        p / 8,
+        stride(a),
+        stride(b)
+    );
+    for col in (0..w).step_by(64) {
+        let mask = (w - col).min(64);
+        c.line(format!(
+            "{f}({}, {}, {}, {mask}, rep, {params});",
+            nm.elem(id, &row_of, col),
+            nm.elem(a, &index(a), col),
+            nm.elem(b, &index(b), col),
+        ));
+    }
+    c.close("}");
+    c.close("}");
+}
+
 /// The instructions of node `id` (its buffer and temporaries are declared).
 fn emit_node(c: &mut Code, nm: &Names<'_>, id: NodeId) {
     let node = &nm.stage.nodes[id];
@@ -204,6 +318,14 @@ fn emit_node(c: &mut Code, nm: &Names<'_>, id: NodeId) {
         MicroOp::Unary(u, x) => {
             let x = nm.buf(*x);
             match u {
+                // Scalars of half instructions are half (Muls/Adds take `const T&`).
+                UnaryOp::Neg if node.half => c.line(format!("Muls({d}, {x}, (half)-1.0f, {n});")),
+                UnaryOp::AddScalar(v) if node.half => {
+                    c.line(format!("Adds({d}, {x}, (half){}, {n});", flt(*v)))
+                }
+                UnaryOp::MulScalar(v) if node.half => {
+                    c.line(format!("Muls({d}, {x}, (half){}, {n});", flt(*v)))
+                }
                 UnaryOp::Neg => c.line(format!("Muls({d}, {x}, -1.0f, {n});")),
                 UnaryOp::Exp => c.line(format!("Exp({d}, {x}, {n});")),
                 UnaryOp::Sqrt => c.line(format!("Sqrt({d}, {x}, {n});")),
@@ -266,16 +388,11 @@ fn emit_node(c: &mut Code, nm: &Names<'_>, id: NodeId) {
         }
         MicroOp::Binary(op, a, b) => {
             let f = bin_name(*op);
-            if nm.tile(*a) == nm.tile(id) && nm.tile(*b) == nm.tile(id) {
+            let kd = nm.kind(id);
+            if nm.kind(*a) == kd && nm.kind(*b) == kd {
                 c.line(format!("{f}({d}, {}, {}, {n});", nm.buf(*a), nm.buf(*b)));
             } else {
-                // An invariant operand: the same row against each row of the tile.
-                c.line(format!(
-                    "for (uint32_t i = 0; i < n; i++) {f}({}, {}, {}, {w});",
-                    nm.row(id, "i"),
-                    nm.row(*a, "i"),
-                    nm.row(*b, "i")
-                ));
+                emit_broadcast_binary(c, nm, f, id, *a, *b);
             }
         }
         MicroOp::ExpandLast(x) => {
@@ -414,17 +531,43 @@ fn emit_node(c: &mut Code, nm: &Names<'_>, id: NodeId) {
                 .find(|(k, _)| *k == kind)
                 .map(|(_, o)| *o)
                 .expect("sign row laid out");
-            c.open(format!("for (uint32_t i = 0; i < {rows}; i++) {{"));
-            c.line(format!(
-                "Gather({}, {}, tables[{table}], 0, {w});",
-                nm.row(id, "i"),
-                nm.row(*x, "i")
-            ));
-            c.line(format!(
-                "Mul({0}, {0}, resident[{sign}], {w});",
-                nm.row(id, "i")
-            ));
-            c.close("}");
+            // The gather stays one instruction per row: its offsets are per destination
+            // element, so a tile-wide gather would need a table as large as the tile.
+            if p > MAX_REPEAT_PITCH || nm.kind(id) == Kind::Invariant {
+                c.open(format!("for (uint32_t i = 0; i < {rows}; i++) {{"));
+                c.line(format!(
+                    "Gather({}, {}, tables[{table}], 0, {w});",
+                    nm.row(id, "i"),
+                    nm.row(*x, "i")
+                ));
+                c.line(format!(
+                    "Mul({0}, {0}, resident[{sign}], {w});",
+                    nm.row(id, "i")
+                ));
+                c.close("}");
+            } else {
+                c.line(format!(
+                    "for (uint32_t i = 0; i < {rows}; i++) Gather({}, {}, tables[{table}], 0, {w});",
+                    nm.row(id, "i"),
+                    nm.row(*x, "i")
+                ));
+                // The sign row against every row: the repeat form, sign repeat stride 0
+                // (as emit_broadcast_binary).
+                c.open(format!("for (uint32_t r = 0; r < {rows}; r += 255u) {{"));
+                c.line(format!(
+                    "uint8_t rep = (uint8_t)({rows} - r < 255u ? {rows} - r : 255u);"
+                ));
+                for col in (0..w as u64).step_by(64) {
+                    let mask = (w as u64 - col).min(64);
+                    c.line(format!(
+                        "Mul({0}, {0}, resident[{1}], {mask}, rep, BinaryRepeatParams(1, 1, 1, {2}, {2}, 0));",
+                        nm.elem(id, "r", col),
+                        sign + col,
+                        p / 8
+                    ));
+                }
+                c.close("}");
+            }
         }
         MicroOp::Round { x, dtype } => {
             let h = format!("{}.ReinterpretCast<{}>()", t(0), ctype(*dtype));
@@ -449,13 +592,25 @@ fn table_off(layout: &StageLayout, kind: TableKind) -> u64 {
 /// Declarations of a node's buffer (tile slots) and temporaries.
 fn declare(c: &mut Code, nm: &Names<'_>, id: NodeId) {
     if let Buf::Calc { off, .. } = nm.layout.buf[id] {
+        if nm.stage.nodes[id].half {
+            c.line(format!(
+                "LocalTensor<half> v{id} = calc[tileRows * {off}].ReinterpretCast<half>();"
+            ));
+        } else {
+            c.line(format!(
+                "LocalTensor<float> v{id} = calc[tileRows * {off}];"
+            ));
+        }
+    }
+    if let Buf::Group { off, .. } = nm.layout.buf[id] {
         c.line(format!(
-            "LocalTensor<float> v{id} = calc[tileRows * {off}];"
+            "LocalTensor<float> v{id} = gcalc[tileUnits * {off}];"
         ));
     }
     for (k, b) in nm.layout.temps[id].iter().enumerate() {
         let e = match b {
             Buf::Calc { off, .. } => format!("calc[tileRows * {off}]"),
+            Buf::Group { off, .. } => format!("gcalc[tileUnits * {off}]"),
             Buf::Resident { off } => format!("resident[{off}]"),
             Buf::Queue => unreachable!("temporaries are not queue tensors"),
         };
@@ -472,8 +627,10 @@ fn emit_store(c: &mut Code, nm: &Names<'_>, plan: &KernelPlan, j: usize, id: Nod
     c.line(format!(
         "LocalTensor<{ty}> o = outQ{j}.AllocTensor<{ty}>();"
     ));
+    // A half row goes to an f16 output as it is.
+    let same = out.dtype == DType::F32 || nm.stage.nodes[id].half;
     let copy = |dst: &str, src: &str, count: &str| {
-        if out.dtype == DType::F32 {
+        if same {
             format!("DataCopy({dst}, {src}, {count});")
         } else {
             format!("Cast({dst}, {src}, RoundMode::CAST_RINT, {count});")
@@ -484,7 +641,11 @@ fn emit_store(c: &mut Code, nm: &Names<'_>, plan: &KernelPlan, j: usize, id: Nod
     } else {
         c.line(format!(
             "for (uint32_t i = 0; i < n; i++) {}",
-            copy(&format!("o[i * {p}]"), &nm.buf(id), &p.to_string())
+            copy(
+                &format!("o[i * {p}]"),
+                &nm.row_for(id, Kind::Row, "i"),
+                &p.to_string()
+            )
         ));
     }
     c.line(format!("outQ{j}.EnQue(o);"));
@@ -523,10 +684,17 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
     };
     let used_inputs: Vec<usize> = (0..plan.inputs.len()).filter(|a| loads_of(*a)).collect();
     let has_calc = layout.calc_row_elems > 0;
+    let has_gcalc = layout.group_calc_elems > 0;
+    let g = stage.group.max(1);
     let has_resident = layout.resident_elems > 0;
     let has_tables = layout.table_elems > 0;
     let has_work = layout.work_elems > 0;
     let has_staging = layout.staging_bytes > 0;
+    // The queue the prologue stages invariant rows through.
+    let sq = match layout.staging_queue {
+        Some(k) => format!("inQ{k}"),
+        None => "stageQ".to_string(),
+    };
     let params: Vec<String> = (0..plan.inputs.len())
         .map(|i| format!("GM_ADDR x{i}"))
         .chain((0..plan.outputs.len()).map(|j| format!("GM_ADDR y{j}")))
@@ -557,6 +725,10 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
     c.line("{");
     c.indent += 1;
     c.line("tileRows = t.tileRows;");
+    if g > 1 {
+        // The groups a tile of tileRows rows starting anywhere can touch.
+        c.line(format!("tileUnits = (tileRows + {}u) / {g}u + 1;", g - 2));
+    }
     c.line("uint32_t core = (uint32_t)GetBlockIdx();");
     c.open("if (core < t.bigCoreNum) {");
     c.line("rowStart = core * t.bigCoreRows;");
@@ -587,8 +759,13 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
         let MicroOp::Load { arg, .. } = stage.nodes[*id].op else {
             unreachable!()
         };
+        let per = if nm.kind(*id) == Kind::Group {
+            "tileUnits"
+        } else {
+            "tileRows"
+        };
         c.line(format!(
-            "pipe->InitBuffer(inQ{id}, BUFFER_NUM, tileRows * {} * sizeof({}));",
+            "pipe->InitBuffer(inQ{id}, BUFFER_NUM, {per} * {} * sizeof({}));",
             nm.p(*id),
             ctype(plan.inputs[arg].dtype)
         ));
@@ -604,6 +781,12 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
         c.line(format!(
             "pipe->InitBuffer(calcBuf, tileRows * {} * sizeof(float));",
             layout.calc_row_elems
+        ));
+    }
+    if has_gcalc {
+        c.line(format!(
+            "pipe->InitBuffer(gcalcBuf, tileUnits * {} * sizeof(float));",
+            layout.group_calc_elems
         ));
     }
     if has_resident {
@@ -647,7 +830,7 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
     c.line("uint32_t row = rowStart + k * tileRows;");
     c.line("uint32_t n = k + 1 < tiles ? tileRows : rowCount - k * tileRows;");
     c.line("CopyIn(row, n);");
-    c.line("Compute(n);");
+    c.line("Compute(row, n);");
     c.line("CopyOut(row, n);");
     c.close("}");
     c.close("}");
@@ -659,6 +842,9 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
     let buffers = |c: &mut Code| {
         if has_calc {
             c.line("LocalTensor<float> calc = calcBuf.Get<float>();");
+        }
+        if has_gcalc {
+            c.line("LocalTensor<float> gcalc = gcalcBuf.Get<float>();");
         }
         if has_resident {
             c.line("LocalTensor<float> resident = residentBuf.Get<float>();");
@@ -720,17 +906,17 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
                 let ct = ctype(ty);
                 let w = node.width;
                 c.open("{");
-                c.line(format!("LocalTensor<{ct}> q = stageQ.AllocTensor<{ct}>();"));
+                c.line(format!("LocalTensor<{ct}> q = {sq}.AllocTensor<{ct}>();"));
                 c.line(format!(
                     "DataCopyPad(q, gmX{arg}[{}ull * {w}], {}, {});",
                     rows.base,
                     ext_params("1", w, ty, 0, true),
                     pad_params(ty)
                 ));
-                c.line("stageQ.EnQue(q);");
+                c.line(format!("{sq}.EnQue(q);"));
                 c.close("}");
                 c.open("{");
-                c.line(format!("LocalTensor<{ct}> q = stageQ.DeQue<{ct}>();"));
+                c.line(format!("LocalTensor<{ct}> q = {sq}.DeQue<{ct}>();"));
                 if ty == DType::F32 {
                     c.line(format!("DataCopy({}, q, {});", nm.buf(id), nm.p(id)));
                 } else {
@@ -740,7 +926,7 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
                         nm.p(id)
                     ));
                 }
-                c.line("stageQ.FreeTensor(q);");
+                c.line(format!("{sq}.FreeTensor(q);"));
                 c.close("}");
                 continue;
             }
@@ -770,7 +956,40 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
         c.line(format!(
             "LocalTensor<{ct}> l{id} = inQ{id}.AllocTensor<{ct}>();"
         ));
-        if rows.contiguous {
+        if nm.kind(*id) == Kind::Group {
+            // One row per group of the tile: the group's first row names it.
+            c.line(format!("uint32_t g{id} = row / {g}u;"));
+            c.line(format!(
+                "uint32_t u{id} = (row + n - 1) / {g}u - g{id} + 1;"
+            ));
+            if crate::plan::groups_contiguous(rows, stage) {
+                c.line(format!("uint32_t r{id} = g{id} * {g}u;"));
+                c.line(format!(
+                    "DataCopyPad(l{id}, gmX{arg}[({}) * {w}], {}, {});",
+                    gm_row(
+                        &RowMap {
+                            contiguous: false,
+                            ..rows.clone()
+                        },
+                        stage,
+                        &format!("r{id}")
+                    ),
+                    ext_params(&format!("u{id}"), w, ty, ub_gap(w, ty), true),
+                    pad_params(ty)
+                ));
+            } else {
+                c.open(format!("for (uint32_t q = 0; q < u{id}; q++) {{"));
+                c.line(format!("uint32_t r = (g{id} + q) * {g}u;"));
+                c.line(format!("uint64_t g = {};", gm_row(rows, stage, "r")));
+                c.line(format!(
+                    "DataCopyPad(l{id}[q * {}], gmX{arg}[g * {w}], {}, {});",
+                    nm.p(*id),
+                    ext_params("1", w, ty, 0, true),
+                    pad_params(ty)
+                ));
+                c.close("}");
+            }
+        } else if rows.contiguous {
             c.line(format!(
                 "DataCopyPad(l{id}, gmX{arg}[({}) * {w}], {}, {});",
                 gm_row(rows, stage, "row"),
@@ -795,9 +1014,17 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
     c.line("");
 
     // Compute: the row program, in order; outputs leave as soon as they are computed.
-    c.line("__aicore__ inline void Compute(uint32_t n)");
+    let grouped = stage.nodes.iter().any(|n| n.grouped);
+    c.line("__aicore__ inline void Compute(uint32_t row, uint32_t n)");
     c.open("{");
     buffers(c);
+    if grouped {
+        c.line("// The groups of rows row..row + n: g0 (of the stage) and u of them.");
+        c.line(format!("uint32_t g0 = row / {g}u;"));
+        c.line(format!("uint32_t u = (row + n - 1) / {g}u - g0 + 1;"));
+    } else {
+        c.line("(void)row;");
+    }
     for (id, node) in stage.nodes.iter().enumerate() {
         if node.invariant {
             continue;
@@ -805,18 +1032,17 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
         c.line(format!("// {}", node.note));
         if let MicroOp::Load { arg, .. } = node.op {
             let ty = plan.inputs[arg].dtype;
-            if ty == DType::F32 {
-                c.line(format!(
-                    "LocalTensor<float> v{id} = inQ{id}.DeQue<float>();"
-                ));
+            if ty == DType::F32 || node.half {
+                let ct = ctype(ty);
+                c.line(format!("LocalTensor<{ct}> v{id} = inQ{id}.DeQue<{ct}>();"));
             } else {
                 let ct = ctype(ty);
                 declare(c, &nm, id);
                 c.open("{");
                 c.line(format!("LocalTensor<{ct}> q = inQ{id}.DeQue<{ct}>();"));
                 c.line(format!(
-                    "Cast(v{id}, q, RoundMode::CAST_NONE, n * {});",
-                    nm.p(id)
+                    "Cast(v{id}, q, RoundMode::CAST_NONE, {});",
+                    nm.count(id)
                 ));
                 c.line(format!("inQ{id}.FreeTensor(q);"));
                 c.close("}");
@@ -834,7 +1060,8 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
             let MicroOp::Load { arg, .. } = stage.nodes[*l].op else {
                 unreachable!()
             };
-            if layout.last_use[*l] == id && plan.inputs[arg].dtype == DType::F32 {
+            let in_queue = plan.inputs[arg].dtype == DType::F32 || stage.nodes[*l].half;
+            if layout.last_use[*l] == id && in_queue {
                 c.line(format!("inQ{l}.FreeTensor(v{l});"));
             }
         }
@@ -895,6 +1122,7 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
     }
     for (flag, name) in [
         (has_calc, "calcBuf"),
+        (has_gcalc, "gcalcBuf"),
         (has_resident, "residentBuf"),
         (has_tables, "tableBuf"),
         (has_work, "workBuf"),
@@ -917,6 +1145,7 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
         ));
     }
     c.line("uint32_t tileRows = 0;");
+    c.line("uint32_t tileUnits = 0;");
     c.line("uint32_t rowStart = 0;");
     c.line("uint32_t rowCount = 0;");
     c.close("};");
@@ -936,11 +1165,20 @@ pub fn kernel_source(plan: &KernelPlan, layouts: &[StageLayout], body_comment: &
         c.line(format!("// {l}"));
     }
     c.line("//");
-    c.line(
+    for l in [
         "// Values are computed in f32 (inputs widened on load, outputs rounded to nearest even on",
+        "// store) but for f16 elementwise chains, which stay in half: on Atlas A2/A3 the vector",
+        "// arithmetic takes half and float but not bfloat16_t (Ascend C Mul/Add/Sub/Div/Muls/Adds,",
+        "// atlasascendc_api_07_0037 and siblings: \"half、int16_t、int32_t、float\"); reductions and",
+        "// transcendental ops stay f32. Rows are the last dim, padded to 16 elements in UB; tiles are",
+    ] {
+        c.line(l);
+    }
+    c.line(
+        "// rows of one core's share, sized by the host tiling function to fill the UB; a table",
     );
-    c.line("// store). Rows are the last dim, padded to 16 elements in UB; tiles are rows of one core's");
-    c.line("// share; the host tiling function sizes them from the UB.");
+    c.line("// broadcast over the innermost dims (RoPE's cos/sin over the heads) is loaded once per group");
+    c.line("// of rows a tile touches and applied with repeat strides.");
     c.line("#include \"kernel_operator.h\"");
     c.line(format!("#include \"{sym}_tiling.h\""));
     c.line("");
@@ -985,6 +1223,9 @@ pub fn kernel_source(plan: &KernelPlan, layouts: &[StageLayout], body_comment: &
         params.join(", ")
     ));
     c.open("{");
+    c.line("// No cube work: only the AI Cores' vector units start (\"设置Kernel类型\",");
+    c.line("// atlasascendc_api_07_0218: KERNEL_TYPE_AIV_ONLY, Atlas A2/A3).");
+    c.line("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);");
     c.line("TPipe pipe;");
     for s in 0..plan.stages.len() {
         if s > 0 {
@@ -1048,10 +1289,18 @@ pub fn tiling_header(plan: &KernelPlan, layouts: &[StageLayout]) -> String {
     c.line("#ifndef __CCE_AICORE__");
     c.line("#include <stdio.h>");
     c.line("");
-    c.line(
-        "// Host tiling: a stage needs fixedBytes + tileRows * rowBytes of the UB (queues double",
-    );
-    c.line("// buffered). Returns 0, or 1 with a message when not even one row fits.");
+    c.line("// Host tiling: a tile of n rows needs kFixedBytes + n * kRowBytes + groups(n) * kGroupBytes");
+    c.line("// of the UB (queues double buffered), groups(n) the groups of kGroup rows (rows that share");
+    c.line("// a broadcast table's row) that n rows starting anywhere can touch. Returns 0, or 1 with a");
+    c.line("// message when not even one row fits.");
+    c.line(format!(
+        "inline uint64_t {sym}_TileBytes(uint64_t fixed, uint64_t row, uint64_t group, uint64_t groupBytes, uint64_t n)"
+    ));
+    c.open("{");
+    c.line("uint64_t groups = groupBytes == 0 || n == 0 ? 0 : (n + group - 2) / group + 1;");
+    c.line("return fixed + n * row + groups * groupBytes;");
+    c.close("}");
+    c.line("");
     c.line(format!(
         "inline int32_t {sym}_Tiling(uint32_t ubBytes, uint32_t coreNum, {sym}_TilingData *tiling, char *err, size_t errLen)"
     ));
@@ -1061,8 +1310,16 @@ pub fn tiling_header(plan: &KernelPlan, layouts: &[StageLayout]) -> String {
         list(&|s| plan.stages[s].rows)
     ));
     c.line(format!(
+        "static const uint64_t kGroup[{n}] = {{{}}};",
+        list(&|s| layouts[s].group.max(1))
+    ));
+    c.line(format!(
         "static const uint64_t kRowBytes[{n}] = {{{}}};",
         list(&|s| layouts[s].row_bytes)
+    ));
+    c.line(format!(
+        "static const uint64_t kGroupBytes[{n}] = {{{}}};",
+        list(&|s| layouts[s].group_bytes)
     ));
     c.line(format!(
         "static const uint64_t kFixedBytes[{n}] = {{{}}};",
@@ -1076,19 +1333,31 @@ pub fn tiling_header(plan: &KernelPlan, layouts: &[StageLayout]) -> String {
     c.line("blockDim = blockDim == 0 ? 1 : blockDim;");
     c.line("tiling->blockDim = (uint32_t)blockDim;");
     c.open(format!("for (uint32_t s = 0; s < {n}; s++) {{"));
-    c.open("if (kFixedBytes[s] + kRowBytes[s] > ubBytes) {");
     c.line(format!(
-        "snprintf(err, errLen, \"kernel {} stage %u: one row needs %llu bytes of UB (%llu fixed + %llu per row), the Unified Buffer has %u\", s, (unsigned long long)(kFixedBytes[s] + kRowBytes[s]), (unsigned long long)kFixedBytes[s], (unsigned long long)kRowBytes[s], ubBytes);",
+        "uint64_t one = {sym}_TileBytes(kFixedBytes[s], kRowBytes[s], kGroup[s], kGroupBytes[s], 1);"
+    ));
+    c.open("if (one > ubBytes) {");
+    c.line(format!(
+        "snprintf(err, errLen, \"kernel {} stage %u: one row needs %llu bytes of UB (%llu fixed + %llu per row%s), the Unified Buffer has %u\", s, (unsigned long long)one, (unsigned long long)kFixedBytes[s], (unsigned long long)(one - kFixedBytes[s]), kGroup[s] > 1 ? \" and its group's shared rows\" : \"\", ubBytes);",
         plan.name
     ));
     c.line("return 1;");
     c.close("}");
+    c.line("// The most rows that fit, by bisection (the bytes grow with the rows).");
+    c.line(
+        "uint64_t lo = 1, hi = (ubBytes - kFixedBytes[s]) / (kRowBytes[s] ? kRowBytes[s] : 1) + 1;",
+    );
+    c.open("while (lo + 1 < hi) {");
+    c.line("uint64_t mid = (lo + hi) / 2;");
+    c.line(format!(
+        "if ({sym}_TileBytes(kFixedBytes[s], kRowBytes[s], kGroup[s], kGroupBytes[s], mid) <= ubBytes) lo = mid; else hi = mid;"
+    ));
+    c.close("}");
     c.line("uint64_t small = kRows[s] / blockDim, big = kRows[s] % blockDim;");
     c.line("uint64_t perCore = small + (big ? 1 : 0);");
-    c.line("uint64_t fit = (ubBytes - kFixedBytes[s]) / kRowBytes[s];");
-    c.line("uint64_t tileRows = fit < perCore ? fit : perCore;");
+    c.line("uint64_t tileRows = lo < perCore ? lo : perCore;");
     c.line(format!(
-        "tileRows = tileRows > {0} ? {0} : tileRows;",
+        "tileRows = tileRows > {0} ? {0} : tileRows; // DataCopyPad moves at most {0} rows (blockCount)",
         crate::layout::MAX_TILE_ROWS
     ));
     c.line("tiling->stage[s].rows = (uint32_t)kRows[s];");

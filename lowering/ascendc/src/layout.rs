@@ -8,9 +8,14 @@
 //! padded to 16 elements, so a row is a whole number of 32-byte blocks in f32 and in the 2-byte
 //! types alike, and every row of every buffer starts 32-byte aligned.
 //!
-//! Everything but the number of rows per tile is known here: the stage needs
-//! `fixed_bytes + tile_rows × row_bytes` bytes, and the host tiling function picks the largest
-//! `tile_rows` that fits the UB it is given.
+//! Grouped nodes ([`crate::plan::Node::grouped`]) have their own queues and a group VECCALC
+//! buffer with one row per group a tile touches. Resident rows that only other invariant rows
+//! read are given back once dead (the prologue computes them first), so a broadcast scale's
+//! `1 + scale` takes the scale's row.
+//!
+//! Everything but the number of rows per tile is known here: a tile of `n` rows needs
+//! `fixed_bytes + n × row_bytes + groups(n) × group_bytes` bytes ([`StageLayout::ub_bytes`]),
+//! and the host tiling function picks the largest `n` that fits the UB it is given.
 
 use crate::plan::{KernelPlan, MicroOp, NodeId, Stage, UnaryOp};
 use dit_runtime::DType;
@@ -42,6 +47,14 @@ pub enum Buf {
     /// In the tile's VECCALC buffer at `tileRows × off` elements; rows `pitch` apart.
     Calc {
         /// Offset per tile row (f32 elements).
+        off: u64,
+        /// Elements from one row to the next.
+        pitch: u64,
+    },
+    /// In the tile's group buffer at `tileUnits × off` elements (one row per group of the
+    /// tile, [`crate::plan::Node::grouped`]); rows `pitch` apart.
+    Group {
+        /// Offset per group of the tile (f32 elements).
         off: u64,
         /// Elements from one row to the next.
         pitch: u64,
@@ -90,18 +103,71 @@ pub struct StageLayout {
     pub signs: Vec<(TableKind, u64)>,
     /// f32 elements per tile row of the VECCALC buffer.
     pub calc_row_elems: u64,
+    /// f32 elements per group of the tile in the group VECCALC buffer.
+    pub group_calc_elems: u64,
     /// f32 elements of the resident buffer.
     pub resident_elems: u64,
     /// Bytes of the staging queue's one buffer (0: none).
     pub staging_bytes: u64,
+    /// The tile load whose VECIN queue stages the invariant loads instead of a queue of their
+    /// own (the prologue runs before the first tile, when every tile queue is free).
+    pub staging_queue: Option<NodeId>,
     /// uint32 elements of the table buffer.
     pub table_elems: u64,
     /// f32 elements of the reduction work buffer.
     pub work_elems: u64,
     /// UB bytes per tile row (queues double buffered, VECCALC).
     pub row_bytes: u64,
+    /// UB bytes per group of the tile: the grouped nodes' queues (double buffered) and slots.
+    pub group_bytes: u64,
+    /// Rows per group ([`Stage::group`]).
+    pub group: u64,
     /// UB bytes independent of the tile (each buffer rounded to 32 bytes).
     pub fixed_bytes: u64,
+}
+
+/// Groups of `group` rows that `rows` consecutive rows starting anywhere can touch: the rows
+/// a tile holds of each grouped node.
+pub fn group_capacity(rows: u64, group: u64) -> u64 {
+    if rows == 0 {
+        0
+    } else {
+        (rows + group.max(1) - 2) / group.max(1) + 1
+    }
+}
+
+impl StageLayout {
+    /// UB bytes a tile of `tile_rows` rows takes, fixed part included: the rows, and the rows
+    /// of the groups they can touch.
+    pub fn ub_bytes(&self, tile_rows: u64) -> u64 {
+        let groups = if self.group_bytes > 0 {
+            group_capacity(tile_rows, self.group)
+        } else {
+            0
+        };
+        self.fixed_bytes + tile_rows * self.row_bytes + groups * self.group_bytes
+    }
+
+    /// The most rows a tile may take in `ub_bytes` (0: not even one fits).
+    pub fn fit_rows(&self, ub_bytes: u64) -> u64 {
+        if self.ub_bytes(1) > ub_bytes {
+            return 0;
+        }
+        // ub_bytes(n) grows with n: the largest n that fits, by bisection.
+        let (mut lo, mut hi) = (
+            1u64,
+            (ub_bytes - self.fixed_bytes) / self.row_bytes.max(1) + 1,
+        );
+        while lo + 1 < hi {
+            let mid = (lo + hi) / 2;
+            if self.ub_bytes(mid) <= ub_bytes {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
 }
 
 /// How one stage is split: the fields of the generated `StageTiling` struct.
@@ -117,6 +183,8 @@ pub struct StageTiling {
     pub big_core_rows: u64,
     /// Rows of every other core.
     pub small_core_rows: u64,
+    /// Rows per group of the stage (rows that share a broadcast table's row).
+    pub group: u64,
 }
 
 /// A kernel's tiling: the cores it runs on and each stage's split.
@@ -128,11 +196,12 @@ pub struct Tiling {
     pub stages: Vec<StageTiling>,
 }
 
-/// One row does not fit the UB.
+/// One row (one group of rows) does not fit the UB.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "kernel {kernel} stage {stage}: one row needs {need} bytes of UB ({fixed} fixed + {row} per \
-     row), the Unified Buffer has {ub}"
+     row{}), the Unified Buffer has {ub}",
+    if *group > 1 { " and its group's shared rows" } else { "" }
 )]
 pub struct UbError {
     /// The kernel.
@@ -143,10 +212,12 @@ pub struct UbError {
     pub need: u64,
     /// Fixed bytes.
     pub fixed: u64,
-    /// Bytes per row.
+    /// Bytes per row (and its group's shared rows when `group` > 1).
     pub row: u64,
     /// The UB size given.
     pub ub: u64,
+    /// Rows per group (1: no shared rows).
+    pub group: u64,
 }
 
 /// The tiling the generated host function computes (kept in step with `tiling_header`).
@@ -160,26 +231,29 @@ pub fn tiling(
     let block_dim = core_num.min(max_rows).max(1);
     let mut stages = Vec::new();
     for (i, (s, l)) in plan.stages.iter().zip(layouts).enumerate() {
-        if l.fixed_bytes + l.row_bytes > ub_bytes {
+        let fit = l.fit_rows(ub_bytes);
+        if fit == 0 {
+            let need = l.ub_bytes(1);
             return Err(UbError {
                 kernel: plan.name.clone(),
                 stage: i,
-                need: l.fixed_bytes + l.row_bytes,
+                need,
                 fixed: l.fixed_bytes,
-                row: l.row_bytes,
+                row: need - l.fixed_bytes,
                 ub: ub_bytes,
+                group: l.group,
             });
         }
         let small = s.rows / block_dim;
         let big = s.rows % block_dim;
         let per_core = small + u64::from(big > 0);
-        let fit = (ub_bytes - l.fixed_bytes) / l.row_bytes;
         stages.push(StageTiling {
             rows: s.rows,
             tile_rows: fit.min(per_core).clamp(1, MAX_TILE_ROWS),
             big_core_num: big,
             big_core_rows: small + 1,
             small_core_rows: small,
+            group: l.group.max(1),
         });
     }
     Ok(Tiling { block_dim, stages })
@@ -272,10 +346,19 @@ fn round32(bytes: u64) -> u64 {
 pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
     let n = stage.nodes.len();
     let mut last_use: Vec<usize> = (0..n).collect();
+    // An invariant node that a tile node reads, or that is stored, lives for the whole stage;
+    // the others die in the prologue and give their resident rows back.
+    let mut keep = vec![false; n];
     for (k, node) in stage.nodes.iter().enumerate() {
         for o in node.op.operands() {
             last_use[o] = last_use[o].max(k);
+            if !node.invariant && stage.nodes[o].invariant {
+                keep[o] = true;
+            }
         }
+    }
+    for st in &stage.stores {
+        keep[st.node] = stage.nodes[st.node].invariant;
     }
     let mut buf = vec![Buf::Queue; n];
     let mut temps = vec![Vec::new(); n];
@@ -284,13 +367,29 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
     let mut tables: Vec<(TableKind, u64)> = Vec::new();
     let mut signs: Vec<(TableKind, u64)> = Vec::new();
     let mut table_elems = 0u64;
-    let mut resident = 0u64;
     let mut staging = 0u64;
     let mut work = 0u64;
-    let mut slots = Slots::default();
-    let mut slot_of: HashMap<NodeId, (u64, u64)> = HashMap::new();
+    // Slot allocators: [0] per tile row, [1] per group of the tile, [2] the resident rows.
+    let mut slots: [Slots; 3] = Default::default();
+    let mut high = [0u64; 3];
+    let mut slot_of: HashMap<NodeId, (usize, u64, u64)> = HashMap::new();
     let mut row_bytes = 0u64;
-    let mut high = 0u64;
+    let mut group_bytes = 0u64;
+    // Rope's sign rows first: the prologue writes them before it computes the invariant rows,
+    // so they must not share a row with one of those.
+    for node in &stage.nodes {
+        if let MicroOp::Rotate { interleave, .. } = &node.op {
+            let kind = if *interleave {
+                TableKind::SwapPairs(node.width)
+            } else {
+                TableKind::SwapHalves(node.width)
+            };
+            if !signs.iter().any(|(t, _)| *t == kind) {
+                signs.push((kind, slots[2].alloc(pitch(node.width))));
+                high[2] = high[2].max(slots[2].top);
+            }
+        }
+    }
     for (k, node) in stage.nodes.iter().enumerate() {
         let p = pitch(node.width);
         let mut table = |kind: TableKind, len: usize| {
@@ -307,10 +406,6 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
                     TableKind::SwapHalves(node.width)
                 };
                 table(kind, node.width);
-                if !signs.iter().any(|(t, _)| *t == kind) {
-                    signs.push((kind, resident));
-                    resident += p;
-                }
             }
             MicroOp::Slice { offset, len, .. } if offset % 8 != 0 => {
                 table(
@@ -328,70 +423,108 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
             }
             _ => {}
         }
-        if node.invariant {
-            buf[k] = Buf::Resident { off: resident };
-            resident += p;
-            for tp in temp_pitches(&node.op, p) {
-                temps[k].push(Buf::Resident { off: resident });
-                resident += tp;
-            }
-            if let MicroOp::Load { arg, .. } = node.op {
-                resident_loads.push(k);
-                staging = staging.max(round32(p * elem_bytes(plan.inputs[arg].dtype)));
-            }
-            continue;
-        }
+        let kind = if node.invariant {
+            2
+        } else if node.grouped {
+            1
+        } else {
+            0
+        };
         if let MicroOp::Load { arg, .. } = node.op {
-            tile_loads.push(k);
             let dtype = plan.inputs[arg].dtype;
-            row_bytes += 2 * p * elem_bytes(dtype);
-            if dtype == DType::F32 {
+            match kind {
+                2 => {
+                    resident_loads.push(k);
+                    staging = staging.max(round32(p * elem_bytes(dtype)));
+                }
+                1 => {
+                    tile_loads.push(k);
+                    group_bytes += 2 * p * elem_bytes(dtype);
+                }
+                _ => {
+                    tile_loads.push(k);
+                    row_bytes += 2 * p * elem_bytes(dtype);
+                }
+            }
+            // An f32 or half load is used where its queue holds it.
+            if kind != 2 && (dtype == DType::F32 || node.half) {
                 buf[k] = Buf::Queue;
                 continue;
             }
         }
-        // In place when an operand of the same pitch dies here and the op reads each element
-        // of it only before (or while) writing the same element of the result.
+        // A half row takes half the f32 elements of a float row of its pitch.
+        let len = if node.half { p / 2 } else { p };
+        // In place when an operand of the same kind and row length dies here and the op reads
+        // each element of it only before (or while) writing the same element of the result.
         let reusable = in_place(&node.op)
             .then(|| {
                 node.op.operands().into_iter().find(|o| {
                     last_use[*o] == k
-                        && !stage.nodes[*o].invariant
-                        && slot_of.get(o).is_some_and(|(_, l)| *l == p)
+                        && !keep[*o]
+                        && stage.nodes[*o].half == node.half
+                        && slot_of
+                            .get(o)
+                            .is_some_and(|(kk, _, l)| *kk == kind && *l == len)
                 })
             })
             .flatten();
         let off = match reusable {
-            Some(o) => slot_of.remove(&o).expect("live slot").0,
-            None => slots.alloc(p),
+            Some(o) => slot_of.remove(&o).expect("live slot").1,
+            None => slots[kind].alloc(len),
         };
-        slot_of.insert(k, (off, p));
-        buf[k] = Buf::Calc { off, pitch: p };
+        slot_of.insert(k, (kind, off, len));
+        let at = |kind: usize, off: u64, pitch: u64| match kind {
+            0 => Buf::Calc { off, pitch },
+            1 => Buf::Group { off, pitch },
+            _ => Buf::Resident { off },
+        };
+        buf[k] = at(kind, off, p);
         let mut held = Vec::new();
         for tp in temp_pitches(&node.op, p) {
-            let t = slots.alloc(tp);
+            let t = slots[kind].alloc(tp);
             held.push((t, tp));
-            temps[k].push(Buf::Calc { off: t, pitch: tp });
+            temps[k].push(at(kind, t, tp));
         }
         // The high-water mark is reached here, with the result, its operands and temps live.
-        high = high.max(slots.top);
+        high[kind] = high[kind].max(slots[kind].top);
         for (t, tp) in held {
-            slots.release(t, tp);
+            slots[kind].release(t, tp);
         }
+        // Tile and group slots die with their last use; resident rows only when no tile node
+        // reads them (a kept one is read by every tile).
         let dead: Vec<NodeId> = (0..=k)
             .filter(|d| last_use[*d] == k && slot_of.contains_key(d))
+            .filter(|d| !(stage.nodes[*d].invariant && keep[*d]))
             .collect();
         for d in dead {
-            let (o, l) = slot_of.remove(&d).expect("live slot");
-            slots.release(o, l);
+            let (kk, o, l) = slot_of.remove(&d).expect("live slot");
+            slots[kk].release(o, l);
         }
     }
-    // The high-water mark of the VECCALC slots over the whole program.
-    let calc_row_elems = high;
+    // The high-water marks of the slots over the whole program.
+    let calc_row_elems = high[0];
+    let group_calc_elems = high[1];
+    let resident = high[2];
     row_bytes += calc_row_elems * 4;
+    group_bytes += group_calc_elems * 4;
     for s in &stage.stores {
         let node = &stage.nodes[s.node];
         row_bytes += 2 * pitch(node.width) * elem_bytes(plan.outputs[s.output].dtype);
+    }
+    // The invariant rows come in through a tile load's queue when one tile row of it holds the
+    // widest of them: a queue of their own would only add fixed bytes.
+    let staging_queue = (staging > 0)
+        .then(|| {
+            tile_loads.iter().copied().find(|k| {
+                let MicroOp::Load { arg, .. } = stage.nodes[*k].op else {
+                    return false;
+                };
+                pitch(stage.nodes[*k].width) * elem_bytes(plan.inputs[arg].dtype) >= staging
+            })
+        })
+        .flatten();
+    if staging_queue.is_some() {
+        staging = 0;
     }
     let fixed_bytes = round32(resident * 4) + staging + round32(table_elems * 4) + work * 4;
     StageLayout {
@@ -403,11 +536,15 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
         tables,
         signs,
         calc_row_elems,
+        group_calc_elems,
         resident_elems: resident,
         staging_bytes: staging,
+        staging_queue,
         table_elems,
         work_elems: work,
         row_bytes,
+        group_bytes,
+        group: stage.group.max(1),
         fixed_bytes,
     }
 }
@@ -427,6 +564,45 @@ mod tests {
         assert_eq!(s.alloc(8), 8);
         s.release(b, 32);
         assert_eq!(s.top, 16);
+    }
+
+    #[test]
+    fn tiles_count_the_groups_they_touch() {
+        // Rows starting anywhere: 1 row touches 1 group, 2..=G+1 rows at most 2, and so on.
+        assert_eq!(group_capacity(0, 24), 0);
+        assert_eq!(group_capacity(1, 24), 1);
+        assert_eq!(group_capacity(2, 24), 2);
+        assert_eq!(group_capacity(25, 24), 2);
+        assert_eq!(group_capacity(26, 24), 3);
+        assert_eq!(group_capacity(7, 1), 7);
+        let l = StageLayout {
+            buf: vec![],
+            temps: vec![],
+            last_use: vec![],
+            tile_loads: vec![],
+            resident_loads: vec![],
+            tables: vec![],
+            signs: vec![],
+            calc_row_elems: 0,
+            group_calc_elems: 0,
+            resident_elems: 0,
+            staging_bytes: 0,
+            staging_queue: None,
+            table_elems: 0,
+            work_elems: 0,
+            row_bytes: 100,
+            group_bytes: 1000,
+            group: 24,
+            fixed_bytes: 64,
+        };
+        // 64 + 10 * 100 + 2 * 1000 = 3064; 11 rows would touch 2 groups too: 3164.
+        assert_eq!(l.ub_bytes(10), 3064);
+        assert_eq!(l.fit_rows(3064), 10);
+        assert_eq!(l.fit_rows(3163), 10);
+        assert_eq!(l.fit_rows(3164), 11);
+        // One row and its group: 1164 bytes.
+        assert_eq!(l.fit_rows(1163), 0);
+        assert_eq!(l.fit_rows(1164), 1);
     }
 
     #[test]

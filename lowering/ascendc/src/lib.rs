@@ -4,12 +4,14 @@
 //! ([`dit_runtime::fused::FusedOp`]), so this crate needs no MLIR. For each group:
 //!
 //! 1. [`plan`] turns the body into row programs (stages of f32 micro-ops over rows of the last
-//!    dim, concats resolved into row ranges, broadcast operands found invariant);
+//!    dim, concats resolved into row ranges, broadcast operands found invariant or grouped);
 //! 2. [`layout`] places every value in the Unified Buffer and derives the bytes a tile row and
 //!    the fixed buffers need, which the host tiling function turns into rows per tile;
 //! 3. [`emit`] writes the kernel (`<kernel>.cpp`, CANN-sample style: TPipe, double-buffered
 //!    TQue, CopyIn → Compute → CopyOut per tile, multi-core split of the rows) and its tiling
 //!    header;
+//!    [`stats`] gives what a launch moves and holds (DDR bytes, rows per tile, UB per tile),
+//!    which the generator prints in each kernel's header comment and in `kernels.json`;
 //! 4. [`project`] writes the CMake project (kernels, host launchers behind one C ABI, the
 //!    lowered host object) that builds with CANN's ascendc toolchain, or with
 //!    `-DDIT_CPU_MODEL=ON` against the CPU model of the Ascend C API
@@ -21,6 +23,7 @@ pub mod emit;
 pub mod layout;
 pub mod plan;
 pub mod project;
+pub mod stats;
 
 use dit_runtime::fused::FusedOp;
 
@@ -39,16 +42,27 @@ pub struct TargetSpec {
 }
 
 impl TargetSpec {
-    /// A target with the default core count (40: the vector cores of an Atlas A2 with 20 AI
-    /// Cores of two AIV each; the host launcher takes the device's real count).
+    /// A target with the default core count of [`DEFAULT_CORE_NUM`]; callers that know the
+    /// target table's `vector_cores` use [`TargetSpec::with_vector_cores`]. Either way the CANN
+    /// host launcher asks the device for its vector-core count when the caller passes 0 cores.
     pub fn new(name: &str, ub_bytes: u64) -> TargetSpec {
+        TargetSpec::with_vector_cores(name, ub_bytes, DEFAULT_CORE_NUM)
+    }
+
+    /// A target launching `vector_cores` blocks by default (the target table's
+    /// `vector_cores`: the AIV count, 48 on Ascend910B1).
+    pub fn with_vector_cores(name: &str, ub_bytes: u64, vector_cores: u64) -> TargetSpec {
         TargetSpec {
             name: name.to_string(),
             ub_bytes,
-            core_num: 40,
+            core_num: vector_cores.max(1),
         }
     }
 }
+
+/// Cores of [`TargetSpec::new`]: the vector cores of the smallest Atlas A2 part (20 AI Cores of
+/// two AIV each), so a kernel tiled for it never asks for more blocks than such a device has.
+pub const DEFAULT_CORE_NUM: u64 = 40;
 
 /// Why a group gets no kernel.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -114,6 +128,16 @@ impl Kernel {
     pub fn tiling(&self, ub_bytes: u64, core_num: u64) -> Result<layout::Tiling, layout::UbError> {
         layout::tiling(&self.plan, &self.layouts, ub_bytes, core_num)
     }
+
+    /// What one launch with that tiling moves and holds: DDR bytes read (re-reads included)
+    /// and written, rows per tile, tiles, UB bytes per tile ([`stats::KernelStats`]).
+    pub fn stats(
+        &self,
+        ub_bytes: u64,
+        core_num: u64,
+    ) -> Result<stats::KernelStats, layout::UbError> {
+        stats::stats(&self.plan, &self.layouts, ub_bytes, core_num)
+    }
 }
 
 /// A readable listing of a body, for the kernel's header comment.
@@ -160,12 +184,24 @@ fn plan_and_layout(
     fused: &FusedOp,
     target: &TargetSpec,
 ) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>), GenError> {
-    let plan = plan::plan(fused)?;
-    let layouts: Vec<layout::StageLayout> = plan
+    let mut plan = plan::plan(fused)?;
+    let mut layouts: Vec<layout::StageLayout> = plan
         .stages
         .iter()
         .map(|s| layout::layout(&plan, s))
         .collect();
+    // A stage where one row and its group's shared rows do not fit together reads its tables
+    // per row instead (their queues then count per row, not per group).
+    let misfit: Vec<usize> = layouts
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.group > 1 && l.fit_rows(target.ub_bytes) == 0)
+        .map(|(i, _)| i)
+        .collect();
+    for i in misfit {
+        plan::ungroup(&mut plan.stages[i]);
+        layouts[i] = layout::layout(&plan, &plan.stages[i]);
+    }
     layout::tiling(&plan, &layouts, target.ub_bytes, target.core_num)?;
     Ok((plan, layouts))
 }
@@ -199,6 +235,15 @@ pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError
             "\n(rows are cut into chunks of {c} columns: a whole row does not fit the UB)"
         ));
     }
+    // The UB fill and DDR traffic at the target's defaults (the generator's report).
+    let st = stats::stats(&plan, &layouts, target.ub_bytes, target.core_num)?;
+    about.push_str(&format!(
+        "\n\nTiling for {} (UB {} bytes, {} cores):\n{}",
+        target.name,
+        target.ub_bytes,
+        target.core_num,
+        st.summary()
+    ));
     let source = emit::kernel_source(&plan, &layouts, &about);
     let tiling_header = emit::tiling_header(&plan, &layouts);
     Ok(Kernel {

@@ -14,10 +14,17 @@
 //! row map): row ops are spelled in vector instructions (rms_norm = row mean of squares,
 //! rsqrt, scale, gamma), activations in exp/div, concat along the last dim in row copies. A
 //! node whose row does not move with the stage's rows (a broadcast `[1, 1, D]` scale, a
-//! gamma) is *invariant*: computed once per core and applied to every row.
+//! gamma) is *invariant*: computed once per core and applied to every row. A node whose row
+//! moves with the outer dims but not with the innermost ones (RoPE's cos/sin `[S, 1, D]`
+//! against rows `(s, h)`) is *grouped* ([`assign_groups`]): one row per run of `G` consecutive
+//! rows, loaded once per group a tile touches instead of once per row.
 //!
 //! All arithmetic is f32: inputs are widened on load, outputs rounded (to nearest even) on
-//! store; an explicit narrowing `dit.cast` inside the body rounds where it stands. Values
+//! store; an explicit narrowing `dit.cast` inside the body rounds where it stands. The vector
+//! instructions of Atlas A2/A3 take half and float but not bfloat16_t (Ascend C Mul, Add, Sub,
+//! Div, Muls, Adds: "Atlas A2 训练系列产品/Atlas A2 推理系列产品,支持的数据类型为:half、int16_t、
+//! int32_t、float", atlasascendc_api_07_0037 and its siblings, CANN 8.5), so bf16 must widen;
+//! f16 elementwise chains stay in half ([`assign_half`]). Values
 //! other than f32/f16/bf16, dit.pow, and concats along the last dim at offsets that are not
 //! multiples of 8 elements are refused with an error naming the op.
 
@@ -186,6 +193,15 @@ pub struct Node {
     pub width: usize,
     /// The same row for every row of the stage: computed once per core.
     pub invariant: bool,
+    /// One row per group of [`Stage::group`] consecutive stage rows (a table broadcast over the
+    /// stage's innermost dims, such as RoPE's cos/sin over the heads): loaded and computed once
+    /// per group a tile touches, not once per row. Never set on an invariant node.
+    pub grouped: bool,
+    /// The element type of the body value the node computes (of an internal step: of the op
+    /// it belongs to).
+    pub dtype: DType,
+    /// Kept in half in UB and computed with half instructions ([`assign_half`]).
+    pub half: bool,
     /// The body value and op it comes from, for comments in the generated code.
     pub note: String,
 }
@@ -212,6 +228,10 @@ pub struct Stage {
     pub ext: Vec<usize>,
     /// Rows in the box (product of `ext`).
     pub rows: u64,
+    /// Consecutive rows that share the row of every [`Node::grouped`] node (1: none): the
+    /// product of the box's innermost dims that some loaded table does not follow. Cores and
+    /// tiles take whole groups.
+    pub group: u64,
     /// The program, operands first.
     pub nodes: Vec<Node>,
     /// The output rows it writes.
@@ -311,6 +331,8 @@ struct StageBuilder<'a> {
     memo: HashMap<(usize, Vec<DimMap>), NodeId>,
     /// Width-1 nodes already repeated to a width.
     expanded: HashMap<(NodeId, usize), NodeId>,
+    /// The element type of the value being built (what `push` records).
+    cur: DType,
 }
 
 impl StageBuilder<'_> {
@@ -362,6 +384,9 @@ impl StageBuilder<'_> {
             op,
             width,
             invariant,
+            grouped: false,
+            dtype: self.cur,
+            half: false,
             note,
         });
         self.nodes.len() - 1
@@ -459,7 +484,11 @@ impl StageBuilder<'_> {
             return Ok(*n);
         }
         let map = key.1.clone();
-        let node = self.build(id, &map)?;
+        let saved = self.cur;
+        self.cur = self.types[id].dtype;
+        let node = self.build(id, &map);
+        self.cur = saved;
+        let node = node?;
         self.memo.insert(key, node);
         Ok(node)
     }
@@ -875,16 +904,25 @@ pub fn plan(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
                 nodes: Vec::new(),
                 memo: HashMap::new(),
                 expanded: HashMap::new(),
+                cur: DType::F32,
             };
             match build_stage(&mut b, loop_shape, outs, &fused.yields) {
-                Ok(stores) => done.push(Stage {
-                    loop_shape: loop_shape.clone(),
-                    rows: ext.iter().map(|e| *e as u64).product(),
-                    lo,
-                    ext,
-                    nodes: b.nodes,
-                    stores,
-                }),
+                Ok(stores) => {
+                    let mut stage = Stage {
+                        loop_shape: loop_shape.clone(),
+                        rows: ext.iter().map(|e| *e as u64).product(),
+                        group: 1,
+                        lo,
+                        ext,
+                        nodes: b.nodes,
+                        stores,
+                    };
+                    assign_groups(&mut stage);
+                    let out_types: Vec<DType> =
+                        fused.yields.iter().map(|y| types[*y].dtype).collect();
+                    assign_half(&mut stage, &out_types);
+                    done.push(stage)
+                }
                 Err(Stop::Refuse(m)) => return Err(fail(m)),
                 Err(Stop::Split { dim, cuts }) => {
                     let mut at = lo[dim];
@@ -908,6 +946,161 @@ pub fn plan(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
         outputs: fused.yields.iter().map(|y| types[*y].clone()).collect(),
         stages,
     })
+}
+
+/// The most rows one group may hold: a tile moves at least one group, and a DataCopyPad moves at
+/// most 4095 rows (blockCount).
+const MAX_GROUP: u64 = 4095;
+
+/// Finds the stage's [`Stage::group`] and marks the [`Node::grouped`] nodes. A tile load that
+/// does not follow the box's `s` innermost dims (those of extent > 1) reads the same GM row for
+/// each run of their product of rows; the stage groups by the largest such `s` over its loads,
+/// and a node is grouped when it is not invariant and all its non-invariant operands are.
+pub fn assign_groups(stage: &mut Stage) {
+    let dims: Vec<usize> = (0..stage.ext.len()).filter(|l| stage.ext[*l] > 1).collect();
+    let skipped = |rows: &RowMap| {
+        dims.iter()
+            .rev()
+            .take_while(|l| !rows.terms.iter().any(|(d, _)| d == *l))
+            .count()
+    };
+    let s = stage
+        .nodes
+        .iter()
+        .filter(|n| !n.invariant)
+        .filter_map(|n| match &n.op {
+            MicroOp::Load { rows, .. } => Some(skipped(rows)),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let group: u64 = dims[dims.len() - s..]
+        .iter()
+        .map(|l| stage.ext[*l] as u64)
+        .product();
+    if s == 0 || group > MAX_GROUP {
+        ungroup(stage);
+        return;
+    }
+    stage.group = group;
+    for k in 0..stage.nodes.len() {
+        let node = &stage.nodes[k];
+        let grouped = !node.invariant
+            && match &node.op {
+                MicroOp::Load { rows, .. } => skipped(rows) >= s,
+                op => op
+                    .operands()
+                    .iter()
+                    .all(|o| stage.nodes[*o].invariant || stage.nodes[*o].grouped),
+            };
+        stage.nodes[k].grouped = grouped;
+    }
+}
+
+/// Marks the f16 tile nodes that stay in half ([`Node::half`]). Atlas A2/A3 vector arithmetic
+/// takes half (Ascend C Add/Sub/Mul/Div/Muls/Adds/Relu, e.g. atlasascendc_api_07_0037 Mul:
+/// "Atlas A2 训练系列产品/Atlas A2 推理系列产品,支持的数据类型为:half、int16_t、int32_t、float"),
+/// but bfloat16_t only from Ascend 950 on, so only f16 can stay narrow. A node stays in half
+/// when it is an f16 load, or an f16 add/sub/mul/div/neg/relu/scalar add/scalar mul of half
+/// nodes, whose every reader is such a node and whose every store goes to an f16 output. Each
+/// half instruction rounds its result to f16, as the reference rounds each f16 op's result: one
+/// rounding per body op where the op is one instruction (add, sub, mul, div, neg, relu; the
+/// f32 result of two f16 operands rounds to the same f16 as the exact one), and two for
+/// muls_add (scale, then add). Everything else (reductions, transcendental ops, broadcast
+/// operands, other types) stays f32.
+pub fn assign_half(stage: &mut Stage, output_types: &[DType]) {
+    let n = stage.nodes.len();
+    let eligible = |node: &Node| {
+        !node.invariant
+            && !node.grouped
+            && node.dtype == DType::F16
+            && matches!(
+                node.op,
+                MicroOp::Load { .. }
+                    | MicroOp::Binary(..)
+                    | MicroOp::Unary(
+                        UnaryOp::Neg
+                            | UnaryOp::Relu
+                            | UnaryOp::AddScalar(_)
+                            | UnaryOp::MulScalar(_),
+                        _
+                    )
+            )
+    };
+    let mut half: Vec<bool> = stage.nodes.iter().map(eligible).collect();
+    let mut readers: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for (k, node) in stage.nodes.iter().enumerate() {
+        for o in node.op.operands() {
+            readers[o].push(k);
+        }
+    }
+    let mut wide_store = vec![false; n];
+    for st in &stage.stores {
+        if output_types.get(st.output) != Some(&DType::F16) {
+            wide_store[st.node] = true;
+        }
+    }
+    // Drop a node whose operands or readers are not half, until nothing changes.
+    loop {
+        let mut changed = false;
+        for k in 0..n {
+            if !half[k] {
+                continue;
+            }
+            let ok = !wide_store[k]
+                && stage.nodes[k].op.operands().iter().all(|o| half[*o])
+                && readers[k].iter().all(|r| half[*r]);
+            if !ok {
+                half[k] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for (node, h) in stage.nodes.iter_mut().zip(half) {
+        node.half = h;
+    }
+}
+
+/// Undoes [`assign_half`]: every node is computed in f32.
+pub fn widen(stage: &mut Stage) {
+    for n in &mut stage.nodes {
+        n.half = false;
+    }
+}
+
+/// Undoes [`assign_groups`]: every non-invariant node holds one row per stage row.
+pub fn ungroup(stage: &mut Stage) {
+    stage.group = 1;
+    for n in &mut stage.nodes {
+        n.grouped = false;
+    }
+}
+
+/// Whether the GM rows of a grouped load for consecutive groups of the stage are consecutive
+/// (one burst per group, moved in one DataCopyPad).
+pub fn groups_contiguous(rows: &RowMap, stage: &Stage) -> bool {
+    // Box strides counted in groups: the dims inside a group have been skipped by the load.
+    let mut stride = 1u64;
+    let mut inner = 1u64;
+    let mut ok = true;
+    for l in (0..stage.ext.len()).rev() {
+        let e = stage.ext[l] as u64;
+        if e == 1 {
+            continue;
+        }
+        let coef = rows.terms.iter().find(|(d, _)| *d == l).map(|(_, c)| *c);
+        if inner < stage.group {
+            // A dim inside the group (the load does not follow it).
+            inner *= e;
+            continue;
+        }
+        ok &= coef == Some(stride);
+        stride *= e;
+    }
+    ok
 }
 
 fn build_stage(
@@ -1113,6 +1306,33 @@ mod tests {
             .unwrap();
         assert_eq!(cos.terms, vec![(0, 1)]);
         assert!(!cos.contiguous);
+        // The table does not follow the heads: rows go in groups of 2 (one token's heads), the
+        // tables and what the rotations compute of them alone are grouped, x is not, and
+        // consecutive groups read consecutive table rows.
+        let st = &p.stages[0];
+        assert_eq!(st.group, 2);
+        for n in &st.nodes {
+            match &n.op {
+                MicroOp::Load { arg: 0, .. } => assert!(!n.grouped),
+                MicroOp::Load { rows, .. } => {
+                    assert!(n.grouped);
+                    assert!(groups_contiguous(rows, st));
+                }
+                MicroOp::Rotate { .. } => assert!(!n.grouped),
+                _ => {}
+            }
+        }
+        // A table that follows every row is not grouped.
+        let f = fused(
+            r#"{"kernel": "k", "body": {
+            "args": [{"dtype": "f32", "shape": [3, 2, 4]}, {"dtype": "f32", "shape": [3, 2, 4]}],
+            "ops": [{"name": "dit.mul", "operands": [0, 1],
+                     "results": [{"dtype": "f32", "shape": [3, 2, 4]}]}],
+            "yield": [2]}}"#,
+        );
+        let p = plan(&f).unwrap();
+        assert_eq!(p.stages[0].group, 1);
+        assert!(p.stages[0].nodes.iter().all(|n| !n.grouped));
     }
 
     #[test]

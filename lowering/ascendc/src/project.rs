@@ -46,7 +46,8 @@ int32_t dit_kernel_count(void);
 const char *dit_kernel_name(int32_t i);
 
 /** Runs kernel `name`: computes its tiling for ub_bytes of Unified Buffer and core_num cores
- *  (0: the target's defaults) and launches it on `stream` (an aclrtStream; ignored by the CPU
+ *  (ub_bytes 0: the target's UB; core_num 0: the device's vector-core count on the CANN build,
+ *  the target's vector_cores on the CPU model) and launches it on `stream` (an aclrtStream; ignored by the CPU
  *  model, which runs the blocks one after the other before returning). Returns 0, or nonzero
  *  with a message in err (unknown kernel, wrong operand counts, no row fits the UB, a launch
  *  failure, or a rule of the Ascend C API the CPU model caught). */
@@ -100,6 +101,34 @@ pub fn host_source(kernels: &[Kernel], target: &TargetSpec) -> String {
         target.ub_bytes, target.core_num
     ));
     s.push_str("namespace {\n\n");
+    s.push_str(
+        r#"// The cores a launch takes when the caller passes 0: the device's vector-core (AIV) count
+// on the CANN build, asked once of the current device with aclrtGetDeviceInfo(deviceId,
+// ACL_DEV_ATTR_VECTOR_CORE_NUM, &value) (CANN runtime API aclrtGetDeviceInfo / aclrtDevAttr,
+// aclcppdevg_03_1867 / _1876: "Vector Core数量"), DIT_CORE_NUM (the target table's
+// vector_cores) when the query fails or the device reports none, and always on the CPU model.
+uint32_t DefaultCores()
+{
+#ifdef DIT_CPU_MODEL
+    return DIT_CORE_NUM;
+#else
+    static uint32_t cores = 0;
+    if (cores == 0) {
+        int32_t device = 0;
+        int64_t value = 0;
+        if (aclrtGetDevice(&device) == ACL_SUCCESS &&
+            aclrtGetDeviceInfo((uint32_t)device, ACL_DEV_ATTR_VECTOR_CORE_NUM, &value) == ACL_SUCCESS && value > 0) {
+            cores = (uint32_t)value;
+        } else {
+            cores = DIT_CORE_NUM;
+        }
+    }
+    return cores;
+#endif
+}
+
+"#,
+    );
     s.push_str("typedef int32_t (*Launcher)(void *, uint32_t, uint32_t, void *const *, void *const *, char *, size_t);\n");
     s.push_str(
         "typedef int32_t (*Tiler)(uint32_t, uint32_t, uint32_t *, int32_t, char *, size_t);\n\n",
@@ -214,7 +243,7 @@ extern "C" int32_t dit_kernel_launch(const char *name, void *stream, uint32_t co
                  e->nOut, n_in, n_out);
         return 1;
     }
-    return e->launch(stream, core_num == 0 ? DIT_CORE_NUM : core_num, ub_bytes == 0 ? DIT_UB_BYTES : ub_bytes,
+    return e->launch(stream, core_num == 0 ? DefaultCores() : core_num, ub_bytes == 0 ? DIT_UB_BYTES : ub_bytes,
                      inputs, outputs, err, err_len);
 }
 
@@ -225,7 +254,7 @@ extern "C" int32_t dit_kernel_tiling(const char *name, uint32_t core_num, uint32
     if (e == nullptr) {
         return -1;
     }
-    return e->tiling(core_num == 0 ? DIT_CORE_NUM : core_num, ub_bytes == 0 ? DIT_UB_BYTES : ub_bytes, out,
+    return e->tiling(core_num == 0 ? DefaultCores() : core_num, ub_bytes == 0 ? DIT_UB_BYTES : ub_bytes, out,
                      out_len, err, err_len);
 }
 "#,
@@ -268,9 +297,25 @@ pub fn manifest(kernels: &[Kernel], target: &TargetSpec) -> String {
                 "column_chunk": k.chunk,
                 "stages": k.plan.stages.iter().zip(&k.layouts).map(|(s, l)| json!({
                     "rows": s.rows,
+                    "group": l.group,
                     "row_bytes": l.row_bytes,
+                    "group_bytes": l.group_bytes,
                     "fixed_bytes": l.fixed_bytes,
                 })).collect::<Vec<_>>(),
+                "tiling": k.stats(target.ub_bytes, target.core_num).ok().map(|st| json!({
+                    "block_dim": st.block_dim,
+                    "ddr_read_bytes": st.ddr_read_bytes,
+                    "ddr_write_bytes": st.ddr_write_bytes,
+                    "input_bytes": st.input_bytes,
+                    "stages": st.stages.iter().map(|s| json!({
+                        "tile_rows": s.tile_rows,
+                        "tiles": s.tiles,
+                        "ub_bytes_used": s.ub_bytes_used,
+                        "ub_fill": s.ub_fill(),
+                        "ddr_read_bytes": s.ddr_read_bytes,
+                        "ddr_write_bytes": s.ddr_write_bytes,
+                    })).collect::<Vec<_>>(),
+                })),
                 "fused": body_json(k),
             })
         })

@@ -130,6 +130,43 @@ extern "C" const char *by_the_rules()
     for (int i = 0; i < 40; i++) if (out[i] != 2.0f * i) return "wrong result";
     return "";
 }
+extern "C" const char *repeat_mask_too_wide()
+{
+    return Run([] { TPipe pipe; TBuf<TPosition::VECCALC> b; pipe.InitBuffer(b, 1024);
+                    LocalTensor<float> t = b.Get<float>(); Add(t, t, t, 65, 1, BinaryRepeatParams()); });
+}
+extern "C" const char *repeat_past_tensor()
+{
+    return Run([] { TPipe pipe; TBuf<TPosition::VECCALC> b; pipe.InitBuffer(b, 1024);
+                    LocalTensor<float> t = b.Get<float>();
+                    Mul(t, t, t[192], 64, 5, BinaryRepeatParams(1, 1, 1, 8, 8, 0)); });
+}
+/* The repeat form with a shared operand: rows of 16 floats (2 blocks apart) times one row
+ * (repeat stride 0), 12 of the 16 columns (mask), the rest untouched. */
+extern "C" const char *repeat_broadcast()
+{
+    static std::string bad;
+    const char *e = Run([] {
+        TPipe pipe; TBuf<TPosition::VECCALC> b; pipe.InitBuffer(b, 4 * 64 * 4);
+        LocalTensor<float> t = b.Get<float>();
+        LocalTensor<float> x = t, s = t[64], y = t[128];
+        for (int i = 0; i < 48; i++) x.SetValue(i, float(i));
+        for (int j = 0; j < 16; j++) s.SetValue(j, float(j % 4) + 1.0f);
+        for (int i = 0; i < 48; i++) y.SetValue(i, -7.0f);
+        event_t ev = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_V));
+        SetFlag<HardEvent::S_V>(ev); WaitFlag<HardEvent::S_V>(ev);
+        Mul(y, x, s, 12, 3, BinaryRepeatParams(1, 1, 1, 2, 2, 0));
+        event_t ev2 = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));
+        SetFlag<HardEvent::V_S>(ev2); WaitFlag<HardEvent::V_S>(ev2);
+        for (int r = 0; r < 3; r++)
+            for (int j = 0; j < 16; j++) {
+                float want = j < 12 ? float(r * 16 + j) * (float(j % 4) + 1.0f) : -7.0f;
+                if (y.GetValue(r * 16 + j) != want) bad = "wrong element " + std::to_string(r * 16 + j);
+            }
+    });
+    if (*e) return e;
+    return bad.c_str();
+}
 extern "C" uint16_t bf16_bits(float f) { return bfloat16_t(f).bits; }
 extern "C" uint16_t f16_bits(float f) { return half(f).bits; }
 extern "C" float f16_value(uint16_t b) { half h; h.bits = b; return float(h); }
@@ -185,6 +222,12 @@ fn the_model_enforces_the_rules() {
         ("get_value_without_sync", "without a V_S SetFlag/WaitFlag"),
         ("after_reset", "before TPipe::Reset"),
         ("wait_without_set", "WaitFlag without a SetFlag"),
+        ("repeat_mask_too_wide", "mask 65 outside [1, 64]"),
+        (
+            "repeat_past_tensor",
+            "count 320 exceeds the tensor's 256 elements",
+        ),
+        ("repeat_broadcast", ""),
         ("by_the_rules", ""),
     ];
     for (name, expected) in cases {

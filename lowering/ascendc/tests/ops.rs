@@ -14,7 +14,8 @@ fn every_op_matches_the_reference() {
 }
 
 /// The comparison is not vacuous: a kernel with one instruction wrong (Add made Sub) fails it,
-/// and so does one whose concat copies the wrong rows.
+/// and so do one whose concat copies the wrong rows and one that applies a RoPE table row of
+/// the wrong group of heads.
 #[test]
 fn a_wrong_kernel_is_caught() {
     let text = common::read("test/Conversion/ascendc-ops.mlir");
@@ -27,6 +28,13 @@ fn a_wrong_kernel_is_caught() {
             "fused_concat_0",
             "(0ull + row) * 16",
             "(0ull + row / 2) * 16",
+        ),
+        // RoPE's cos row of group q of the tile read as the tile's first group's.
+        (
+            "grouped table",
+            "fused_rope_0",
+            "[(q) * 32 + 0]",
+            "[(0) * 32 + 0]",
         ),
     ] {
         let group = groups
@@ -93,4 +101,72 @@ fn wide_rows_are_cut_into_column_chunks() {
         "yield": [2]}}"#;
     let err = dit_ascendc::generate_from_json(norm, &small).unwrap_err();
     assert!(err.contains("one row needs"), "{err}");
+}
+
+/// An f16 elementwise chain stays in half in UB (Atlas A2/A3 vector arithmetic takes half):
+/// its loads are used where their queues hold them, its values are half slots, and each half
+/// instruction rounds to f16 as the reference rounds each op, so a chain of one-instruction
+/// ops (add, mul, sub, neg, relu) matches the reference bit for bit; muls_add (two roundings)
+/// stays close, and exp (an f32 op) keeps its f32 path. A value read by an f32 op or stored to
+/// an f32 output is widened, and with it everything it is computed from.
+#[test]
+fn f16_elementwise_chains_stay_in_half() {
+    let group = r#"{"kernel": "fused_half_0", "body": {
+        "args": [{"dtype": "f16", "shape": [7, 40]}, {"dtype": "f16", "shape": [7, 40]},
+                 {"dtype": "f16", "shape": [7, 40]}, {"dtype": "f16", "shape": [7, 40]}],
+        "ops": [
+          {"name": "dit.add", "operands": [0, 1], "results": [{"dtype": "f16", "shape": [7, 40]}]},
+          {"name": "dit.mul", "operands": [4, 2], "results": [{"dtype": "f16", "shape": [7, 40]}]},
+          {"name": "dit.neg", "operands": [5], "results": [{"dtype": "f16", "shape": [7, 40]}]},
+          {"name": "dit.relu", "operands": [6], "results": [{"dtype": "f16", "shape": [7, 40]}]},
+          {"name": "dit.sub", "operands": [7, 0], "results": [{"dtype": "f16", "shape": [7, 40]}]},
+          {"name": "dit.muls_add", "operands": [8, 1], "attrs": {"scale": 0.3},
+           "results": [{"dtype": "f16", "shape": [7, 40]}]},
+          {"name": "dit.exp", "operands": [3], "results": [{"dtype": "f16", "shape": [7, 40]}]},
+          {"name": "dit.cast", "operands": [10], "results": [{"dtype": "f32", "shape": [7, 40]}]}],
+        "yield": [8, 9, 11]}}"#;
+    let target = common::target();
+    let k = dit_ascendc::generate_from_json(group, &target).unwrap();
+    let stage = &k.plan.stages[0];
+    let half: Vec<bool> = stage.nodes.iter().map(|n| n.half).collect();
+    assert!(half.iter().filter(|h| **h).count() >= 7, "{half:?}");
+    // exp and what the f32 output reads are f32.
+    assert!(stage
+        .nodes
+        .iter()
+        .filter(|n| matches!(
+            n.op,
+            dit_ascendc::plan::MicroOp::Unary(dit_ascendc::plan::UnaryOp::Exp, _)
+        ))
+        .all(|n| !n.half));
+    assert!(k.source.contains("LocalTensor<half> v"), "{}", k.source);
+    assert!(k.source.contains("(half)-1.0f"));
+    // The f32 version of the same kernel takes more UB per row.
+    let mut wide = k.plan.clone();
+    dit_ascendc::plan::widen(&mut wide.stages[0]);
+    let wide_layout = dit_ascendc::layout::layout(&wide, &wide.stages[0]);
+    assert!(k.layouts[0].row_bytes < wide_layout.row_bytes);
+    eprintln!(
+        "row bytes: {} in half, {} in f32",
+        k.layouts[0].row_bytes, wide_layout.row_bytes
+    );
+    // Bit for bit on the one-instruction chain (output 0), close on the others.
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dit_ascendc::cpu_model::build(dir.path(), std::slice::from_ref(&k), &target);
+    let lib = dit_ascendc::cpu_model::Library::open(&lib.unwrap()).unwrap();
+    let inputs = common::inputs(&k.fused, 3);
+    let refs: Vec<Option<&dit_runtime::Tensor>> = inputs.iter().map(Some).collect();
+    let expected = k.fused.run_cpu(&refs).unwrap();
+    let ins: Vec<&dit_runtime::Tensor> = inputs.iter().collect();
+    let got = lib
+        .launch(
+            &k.fused.kernel,
+            3,
+            target.ub_bytes as u32,
+            &ins,
+            &k.outputs(),
+        )
+        .unwrap();
+    assert!(common::same_bits(&got[0], &expected[0]));
+    common::generate_build_check("half", &[group.to_string()]);
 }

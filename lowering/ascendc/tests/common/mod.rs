@@ -15,10 +15,10 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The target of the tests: ascend910b's UB, 40 cores by default.
+/// The target of the tests: ascend910b's UB and vector cores.
 pub fn target() -> TargetSpec {
     let t = dit_dialect::Target::default_target();
-    TargetSpec::new(t.name, t.ub_bytes)
+    TargetSpec::with_vector_cores(t.name, t.ub_bytes, t.vector_cores)
 }
 
 fn steps(pipeline: &str) -> Vec<PipelineStep> {
@@ -179,13 +179,13 @@ pub fn check_once(
     Ok(())
 }
 
-/// UB sizes that give tiles of about `rows` rows for every stage of `kernel` (the largest
-/// fixed part plus `rows` of the largest row), never more than the target's.
+/// UB sizes that give tiles of about `rows` rows for every stage of `kernel` (the largest UB a
+/// tile of `rows` rows takes, its groups' shared rows included), never more than the target's.
 pub fn ub_for_rows(kernel: &Kernel, rows: u64, ub: u64) -> u32 {
     let need = kernel
         .layouts
         .iter()
-        .map(|l| l.fixed_bytes + rows * l.row_bytes)
+        .map(|l| l.ub_bytes(rows))
         .max()
         .unwrap_or(0);
     need.min(ub) as u32

@@ -1,0 +1,552 @@
+//! The performance model beside the cost model: an estimated time per kernel launch of the
+//! lowered program, from the target table's rates. Until an NPU is at hand this estimate is the
+//! figure of merit of a fusion; it is a model, not a measurement.
+//!
+//! A launch is what [`crate::cost::placement`] calls `PerCall` (the same walk the report's
+//! kernel count is, so the two never disagree). Each launch does its work in one or more
+//! [`Phase`]s that run one after the other; within a phase DMA, the vector units and the Cube
+//! units overlap (double-buffered queues), so a phase takes its slowest resource:
+//!
+//! ```text
+//! phase = max(DDR bytes / bandwidth,  busiest core's DDR bytes / (bandwidth / vector cores),
+//!             vector ops / (vector cores x f32 lanes x clock),  busiest core's vector ops / (f32 lanes x clock),
+//!             f16 flops / Cube rate,  int8 ops / Cube int8 rate)
+//! kernel = sum of phases + launches x launch overhead
+//! ```
+//!
+//! The busiest-core terms see a split that leaves cores idle or uneven (49 rows on 48 cores
+//! take two rows' time): a core is given its fair share of the bandwidth, `bandwidth / vector
+//! cores`. The launch overhead is added, not overlapped: seed 004 counts its ~10 µs per launch
+//! as saved time, which is what an additive model says.
+//!
+//! Library kernels (aclnn) are taken at their roofline: operands read once, results written
+//! once (plus the temporaries of their kernel-table entry, as the cost model counts them), the
+//! flops of the op at the Cube's peak. Generated kernels (`dit.fused`) get an ideal estimate
+//! here (the body's unique bytes and its vector ops); a caller that sees the Ascend C
+//! generator's plan (bench's kernel_model) replaces it with the traffic of the actual tiling.
+//! A kernel's roofline is its unique DDR bytes at the target's bandwidth; its ratio is its
+//! modeled time without the launch overhead over that.
+//!
+//! What the model ignores: DMA and instruction latency inside a tile (pipeline fill and drain),
+//! L2 cache hits, HBM efficiency below the peak, the DMA granularity of narrow rows, scalar
+//! work, the Cube's tile quantization (16x16 fractals, L0 capacity), bank conflicts, and
+//! host/device overlap of launches.
+
+use crate::cost::{kernel_bytes, placement, tensor_bytes, Placement};
+use crate::report::RawPoint;
+use dit_dialect::{
+    diagnostics::file_line_col,
+    ir::Op,
+    target::Target,
+    tensor::{Elem, TensorInfo},
+};
+
+/// The rates of one target, in the units the model divides by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rates {
+    /// HBM bytes per second.
+    pub ddr_bytes_per_s: f64,
+    /// Vector cores (AIV).
+    pub vector_cores: f64,
+    /// f32 element operations one vector core does per second.
+    pub vector_f32_per_core_s: f64,
+    /// f16/bf16 flops per second of all Cube cores.
+    pub cube_f16_flops_per_s: f64,
+    /// int8 ops per second of all Cube cores.
+    pub cube_int8_ops_per_s: f64,
+    /// Seconds of host overhead per kernel launch.
+    pub launch_s: f64,
+}
+
+impl Rates {
+    /// The rates of a target table entry (every field there carries its source).
+    pub fn of(t: &Target) -> Rates {
+        let hz = t.core_hz as f64;
+        Rates {
+            ddr_bytes_per_s: t.hbm_bytes_per_s as f64,
+            vector_cores: t.vector_cores as f64,
+            vector_f32_per_core_s: t.vector_bytes_per_cycle as f64 / 4.0 * hz,
+            cube_f16_flops_per_s: t.cube_cores as f64 * t.cube_f16_flops_per_cycle as f64 * hz,
+            cube_int8_ops_per_s: t.cube_cores as f64 * t.cube_int8_ops_per_cycle as f64 * hz,
+            launch_s: t.launch_overhead_ns as f64 * 1e-9,
+        }
+    }
+
+    /// Seconds to move `bytes` at the full bandwidth: the DDR roofline.
+    pub fn roofline_s(&self, bytes: u64) -> f64 {
+        bytes as f64 / self.ddr_bytes_per_s
+    }
+}
+
+/// Work a kernel does in one step; the steps of a kernel run one after another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Phase {
+    /// DDR bytes read and written, all cores together.
+    pub ddr_bytes: u64,
+    /// DDR bytes of the core that moves the most; `None`: spread evenly over every vector core.
+    pub busiest_core_ddr_bytes: Option<u64>,
+    /// f32 vector element operations, all cores together.
+    pub vector_ops: u64,
+    /// Those of the busiest core; `None`: spread evenly.
+    pub busiest_core_vector_ops: Option<u64>,
+    /// f16/bf16 Cube flops.
+    pub cube_flops: u64,
+    /// int8 Cube ops.
+    pub cube_int8_ops: u64,
+}
+
+/// What bounds a phase (or the kernel: its longest phase's bound).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// DDR bandwidth, all cores.
+    Ddr,
+    /// DDR bandwidth of the busiest core (an uneven or partial split).
+    DdrBusiestCore,
+    /// Vector throughput.
+    Vector,
+    /// Cube throughput.
+    Cube,
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Bound::Ddr => "DDR",
+            Bound::DdrBusiestCore => "DDR (busiest core)",
+            Bound::Vector => "vector",
+            Bound::Cube => "cube",
+        })
+    }
+}
+
+/// A launch's work: its phases and how many kernels it launches.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Kernel launches (an aclnn entry of several calls launches each).
+    pub launches: usize,
+    /// The phases, in order.
+    pub phases: Vec<Phase>,
+}
+
+/// A launch's estimated time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Sum over phases of the DDR terms.
+    pub ddr_s: f64,
+    /// Sum over phases of the vector terms.
+    pub vector_s: f64,
+    /// Sum over phases of the Cube terms.
+    pub cube_s: f64,
+    /// The device time: sum over phases of each phase's slowest term.
+    pub body_s: f64,
+    /// Launch overhead: launches x the target's per-launch time.
+    pub launch_s: f64,
+    /// What bounds the longest phase.
+    pub bound: Bound,
+}
+
+impl Estimate {
+    /// Device time plus launch overhead.
+    pub fn total_s(&self) -> f64 {
+        self.body_s + self.launch_s
+    }
+}
+
+/// Estimates one launch (see the module comment for the formula).
+pub fn estimate(work: &Work, r: &Rates) -> Estimate {
+    let mut e = Estimate {
+        ddr_s: 0.0,
+        vector_s: 0.0,
+        cube_s: 0.0,
+        body_s: 0.0,
+        launch_s: work.launches as f64 * r.launch_s,
+        bound: Bound::Ddr,
+    };
+    let mut longest = -1.0;
+    for p in &work.phases {
+        let per_core_bw = r.ddr_bytes_per_s / r.vector_cores;
+        let ddr_all = p.ddr_bytes as f64 / r.ddr_bytes_per_s;
+        let ddr_core = p
+            .busiest_core_ddr_bytes
+            .map_or(0.0, |b| b as f64 / per_core_bw);
+        let vec_all = p.vector_ops as f64 / (r.vector_f32_per_core_s * r.vector_cores);
+        let vec_core = p
+            .busiest_core_vector_ops
+            .map_or(0.0, |v| v as f64 / r.vector_f32_per_core_s);
+        let cube = p.cube_flops as f64 / r.cube_f16_flops_per_s
+            + p.cube_int8_ops as f64 / r.cube_int8_ops_per_s;
+        let ddr = ddr_all.max(ddr_core);
+        let vector = vec_all.max(vec_core);
+        e.ddr_s += ddr;
+        e.vector_s += vector;
+        e.cube_s += cube;
+        let (t, bound) = [
+            (ddr_all, Bound::Ddr),
+            (ddr_core, Bound::DdrBusiestCore),
+            (vector, Bound::Vector),
+            (cube, Bound::Cube),
+        ]
+        .into_iter()
+        .fold(
+            (0.0, Bound::Ddr),
+            |best, x| if x.0 > best.0 { x } else { best },
+        );
+        e.body_s += t;
+        if t > longest {
+            longest = t;
+            e.bound = bound;
+        }
+    }
+    e
+}
+
+/// One kernel launch of the lowered per-call entry.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// The op that launches it.
+    pub op: Op,
+    /// `dit.fused`'s kernel name, else the op name.
+    pub name: String,
+    /// Where the op stands.
+    pub point: RawPoint,
+    /// A generated (dit.fused) kernel rather than a library one.
+    pub generated: bool,
+    /// Each input read once, each output written once (the roofline's bytes).
+    pub unique_bytes: u64,
+    /// The work as this module models it (ideal for generated kernels).
+    pub work: Work,
+}
+
+/// Every launch of one call of the module under `root`, in program order: the ops
+/// [`placement`] puts in the per-call entry. Their `launches` sum to the report's kernel count.
+pub fn launches(root: Op) -> Vec<Launch> {
+    let mut out = Vec::new();
+    root.walk(&mut |op| {
+        let Placement::PerCall { launches } = placement(op) else {
+            return;
+        };
+        let generated = op.is("dit.fused");
+        let name = if generated {
+            op.attr("kernel")
+                .and_then(|a| a.as_str())
+                .unwrap_or_else(|| op.name())
+        } else {
+            op.name()
+        };
+        let unique_bytes = io_bytes(op);
+        let mut phase = if generated {
+            fused_phase(op)
+        } else {
+            library_phase(op)
+        };
+        // Library kernels move what the cost model counts (temporaries included).
+        phase.ddr_bytes = if generated {
+            unique_bytes
+        } else {
+            kernel_bytes(op)
+        };
+        out.push(Launch {
+            op,
+            name,
+            point: file_line_col(op.location().to_raw()),
+            generated,
+            unique_bytes,
+            work: Work {
+                launches,
+                phases: vec![phase],
+            },
+        });
+    });
+    out
+}
+
+/// Operands read once plus results written once.
+fn io_bytes(op: Op) -> u64 {
+    op.operands()
+        .into_iter()
+        .chain(op.results())
+        .filter_map(|v| v.tensor())
+        .map(|t| tensor_bytes(&t))
+        .fold(0, u64::saturating_add)
+}
+
+fn elements(t: &TensorInfo) -> u64 {
+    t.shape
+        .iter()
+        .map(|d| d.unwrap_or(crate::cost::DYNAMIC_DIM).max(0) as u64)
+        .fold(1, u64::saturating_mul)
+}
+
+/// f32 vector instructions per element an op's vector code issues, by dit op: a rough count
+/// of the Ascend C instruction sequence (a binary is one instruction; sigmoid is
+/// muls/exp/adds/div; a row norm is square, reduce, scale and the gamma; casts of 16-bit
+/// operands in and out are counted by [`vector_ops`]). Ops not listed are data movement (0).
+pub fn vector_cost_per_element(op_name: &str) -> u64 {
+    match op_name {
+        "dit.add" | "dit.sub" | "dit.mul" | "dit.div" | "dit.neg" | "dit.relu" | "dit.exp"
+        | "dit.sqrt" | "dit.rsqrt" | "dit.reduce_sum" | "dit.reduce_mean" | "dit.cast" => 1,
+        "dit.muls_add" => 2,
+        "dit.rope" => 3,
+        "dit.sigmoid" | "dit.tanh" | "dit.rms_norm" => 4,
+        "dit.silu" | "dit.softmax" | "dit.silu_mul" | "dit.swiglu" => 5,
+        "dit.gelu" | "dit.fast_gelu" | "dit.gelu_mul" | "dit.layer_norm" => 6,
+        "dit.ada_layer_norm" => 8,
+        "dit.erf" | "dit.pow" => 10,
+        "dit.dynamic_quant" => 4,
+        _ => 0,
+    }
+}
+
+/// Vector element operations of one (non-Cube) op: its largest operand or result's elements
+/// (a reduction reads more than it writes) times its per-element cost, plus a widening and a
+/// narrowing cast per element for 16-bit data (the vector units compute in f32).
+fn vector_ops(op: Op) -> u64 {
+    let per = vector_cost_per_element(&op.name());
+    if per == 0 {
+        return 0;
+    }
+    let tensors: Vec<TensorInfo> = op
+        .operands()
+        .into_iter()
+        .chain(op.results())
+        .filter_map(|v| v.tensor())
+        .collect();
+    let n = tensors.iter().map(elements).max().unwrap_or(0);
+    let narrow = tensors
+        .iter()
+        .any(|t| matches!(t.elem, Elem::F16 | Elem::BF16));
+    n.saturating_mul(per + if narrow { 2 } else { 0 })
+}
+
+/// Whether the Cube computes in int8 for these operands.
+fn is_int(t: &TensorInfo) -> bool {
+    matches!(t.elem, Elem::I8 | Elem::I4)
+}
+
+/// The dim of `t` counted from the back, static or [`crate::cost::DYNAMIC_DIM`].
+fn dim_back(t: &TensorInfo, i: usize) -> u64 {
+    t.dim_from_back(i)
+        .unwrap_or(crate::cost::DYNAMIC_DIM)
+        .max(0) as u64
+}
+
+/// The Cube work of a library op: 2·M·N·K per matmul (result elements x 2K), attention's two
+/// matmuls (4·B·N·Sq·Skv·D) with its softmax on the vector units. `None` for a vector op.
+fn cube_phase(op: Op) -> Option<Phase> {
+    let name = op.name();
+    let operand = |i: usize| op.operands().get(i).and_then(|v| v.tensor());
+    let result = op.results().first().and_then(|v| v.tensor())?;
+    let bool_attr = |n: &str| dit_dialect::ops::bool_attr(op, n).unwrap_or(false);
+    let (k, int8) = match name.as_str() {
+        "dit.matmul" => {
+            let a = operand(0)?;
+            (dim_back(&a, usize::from(bool_attr("transpose_a"))), false)
+        }
+        "dit.linear" | "dit.fused_matmul" | "dit.grouped_matmul" => {
+            let a = operand(0)?;
+            (dim_back(&a, 0), is_int(&a))
+        }
+        "dit.quant_matmul" | "dit.quant_matmul_gelu" => {
+            let a = operand(0)?;
+            (
+                dim_back(&a, usize::from(bool_attr("transpose_x1"))),
+                is_int(&a),
+            )
+        }
+        "dit.grouped_matmul_swiglu_quant" => {
+            // The result is [M, N/2]: the matmul makes N columns, SwiGLU halves them.
+            let a = operand(0)?;
+            let flops = elements(&result).saturating_mul(2 * 2 * dim_back(&a, 0));
+            return Some(Phase {
+                cube_int8_ops: flops,
+                vector_ops: elements(&result).saturating_mul(2 * 6),
+                ..Phase::default()
+            });
+        }
+        "dit.attention" => {
+            let q = operand(0)?;
+            let k = operand(1)?;
+            let bsnd = dit_dialect::ops::str_attr(op, "layout").as_deref() == Some("BSND");
+            let skv = if bsnd {
+                k.shape.get(1).copied().flatten().unwrap_or(1).max(0) as u64
+            } else {
+                dim_back(&k, 1)
+            };
+            let d = dim_back(&q, 0).max(1);
+            let scores = (elements(&q) / d).saturating_mul(skv);
+            return Some(Phase {
+                cube_flops: scores.saturating_mul(4 * d),
+                // softmax (max, sub, exp, sum, div) and the scale, in f32.
+                vector_ops: scores.saturating_mul(6),
+                ..Phase::default()
+            });
+        }
+        _ => return None,
+    };
+    let flops = elements(&result).saturating_mul(2 * k);
+    Some(if int8 {
+        Phase {
+            cube_int8_ops: flops,
+            ..Phase::default()
+        }
+    } else {
+        Phase {
+            cube_flops: flops,
+            ..Phase::default()
+        }
+    })
+}
+
+/// A library kernel's work: the Cube's for a matmul or attention, else its vector ops.
+fn library_phase(op: Op) -> Phase {
+    cube_phase(op).unwrap_or(Phase {
+        vector_ops: vector_ops(op),
+        ..Phase::default()
+    })
+}
+
+/// A generated kernel's ideal work: its body's vector ops (no Cube: the generator writes
+/// vector kernels only).
+fn fused_phase(op: Op) -> Phase {
+    let mut ops = 0u64;
+    for block in op.region_blocks(0) {
+        for inner in block.ops() {
+            ops = ops.saturating_add(vector_ops(inner));
+        }
+    }
+    Phase {
+        vector_ops: ops,
+        ..Phase::default()
+    }
+}
+
+/// The totals of one module's call.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// Kernel launches (the report's count).
+    pub kernels: usize,
+    /// Device time, seconds.
+    pub body_s: f64,
+    /// Launch overhead, seconds.
+    pub launch_s: f64,
+}
+
+impl Totals {
+    /// Device time plus launch overhead.
+    pub fn total_s(&self) -> f64 {
+        self.body_s + self.launch_s
+    }
+
+    /// Adds one launch's estimate.
+    pub fn add(&mut self, launches: usize, e: &Estimate) {
+        self.kernels += launches;
+        self.body_s += e.body_s;
+        self.launch_s += e.launch_s;
+    }
+}
+
+/// The whole call of the module under `root`, every launch at this module's own estimate.
+pub fn estimate_module(root: Op, r: &Rates) -> Totals {
+    let mut t = Totals::default();
+    for l in launches(root) {
+        t.add(l.work.launches, &estimate(&l.work, r));
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a2() -> Rates {
+        Rates::of(Target::lookup("ascend910b").unwrap())
+    }
+
+    fn module_launches(source: &str) -> Vec<(String, Work, u64)> {
+        let context = dit_dialect::new_context().expect("dialect loads");
+        let module = dit_dialect::parse_module(&context, source).expect("parses");
+        let root = Op(module.as_operation().to_raw());
+        assert_eq!(
+            launches(root)
+                .iter()
+                .map(|l| l.work.launches)
+                .sum::<usize>(),
+            crate::cost::measure(root).kernels,
+            "the model's launches are the report's"
+        );
+        launches(root)
+            .into_iter()
+            .map(|l| (l.name, l.work, l.unique_bytes))
+            .collect()
+    }
+
+    #[test]
+    fn a_copy_takes_its_bytes_at_the_bandwidth_plus_one_launch() {
+        let r = a2();
+        let n = 64 << 20;
+        let work = Work {
+            launches: 1,
+            phases: vec![Phase {
+                ddr_bytes: n,
+                ..Phase::default()
+            }],
+        };
+        let e = estimate(&work, &r);
+        let expect = n as f64 / 1.6e12;
+        assert!((e.body_s - expect).abs() < 1e-12, "{e:?}");
+        assert!((e.total_s() - (expect + 10e-6)).abs() < 1e-12, "{e:?}");
+        assert_eq!(e.bound, Bound::Ddr);
+        // The same bytes on one core of 48 take 48 times as long.
+        let one_core = Work {
+            launches: 1,
+            phases: vec![Phase {
+                ddr_bytes: n,
+                busiest_core_ddr_bytes: Some(n),
+                ..Phase::default()
+            }],
+        };
+        let e1 = estimate(&one_core, &r);
+        assert_eq!(e1.bound, Bound::DdrBusiestCore);
+        assert!((e1.body_s / e.body_s - 48.0).abs() < 1e-9, "{e1:?}");
+    }
+
+    #[test]
+    fn a_large_matmul_is_cube_bound_and_an_add_ddr_bound() {
+        let launches = module_launches(
+            r#"func.func @f(%x: tensor<4096x3072xbf16>, %w: tensor<3072x3072xbf16>, %y: tensor<4096x3072xbf16>) -> tensor<4096x3072xbf16> {
+                 %a = "dit.linear"(%x, %w) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4096x3072xbf16>, tensor<3072x3072xbf16>) -> tensor<4096x3072xbf16>
+                 %b = "dit.add"(%a, %y) : (tensor<4096x3072xbf16>, tensor<4096x3072xbf16>) -> tensor<4096x3072xbf16>
+                 return %b : tensor<4096x3072xbf16>
+               }"#,
+        );
+        assert_eq!(launches.len(), 2, "{launches:?}");
+        let r = a2();
+        let (name, work, _) = &launches[0];
+        assert_eq!(name, "dit.linear");
+        let flops = 2.0 * 4096.0 * 3072.0 * 3072.0;
+        assert_eq!(work.phases[0].cube_flops, flops as u64);
+        let e = estimate(work, &r);
+        assert_eq!(e.bound, Bound::Cube);
+        // 24 Cube cores x 8192 flops x 1.8 GHz.
+        let cube = flops / (24.0 * 8192.0 * 1.8e9);
+        assert!((e.body_s - cube).abs() / cube < 1e-9, "{e:?}");
+        let (name, work, unique) = &launches[1];
+        assert_eq!(name, "dit.add");
+        assert_eq!(*unique, 3 * 4096 * 3072 * 2);
+        let e = estimate(work, &r);
+        assert_eq!(e.bound, Bound::Ddr);
+        assert!((e.body_s - r.roofline_s(*unique)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn attention_counts_both_matmuls() {
+        let launches = module_launches(
+            r#"func.func @f(%q: tensor<1x24x512x128xbf16>, %k: tensor<1x24x1024x128xbf16>, %v: tensor<1x24x1024x128xbf16>) -> tensor<1x24x512x128xbf16> {
+                 %o = "dit.attention"(%q, %k, %v) {scale = 0.088 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<1x24x512x128xbf16>, tensor<1x24x1024x128xbf16>, tensor<1x24x1024x128xbf16>) -> tensor<1x24x512x128xbf16>
+                 return %o : tensor<1x24x512x128xbf16>
+               }"#,
+        );
+        let (_, work, _) = &launches[0];
+        assert_eq!(work.phases[0].cube_flops, 4 * 24 * 512 * 1024 * 128);
+    }
+}
