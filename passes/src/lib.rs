@@ -31,8 +31,8 @@ pub mod torch;
 
 pub use cost::{measure, GraphCost};
 pub use pipeline::{
-    parse_pipeline, run_pipeline, run_pipeline_with, Instrumentation, PipelineError,
-    PipelineOptions, PipelineStep, StatisticsDisplay,
+    run_pipeline, run_pipeline_with, Instrumentation, Pipeline, PipelineError, PipelineOptions,
+    PipelineStep, StatisticsDisplay,
 };
 pub use registry::{
     lookup, passes_markdown, DitPass, NamedPipeline, PassContext, PassFailed, PassInfo, PASSES,

@@ -1,28 +1,27 @@
-//! Pipelines: parsing `--pass-pipeline` text, and running dit passes on MLIR's pass manager
-//! (as external passes), so that MLIR's own IR printing, timing and verification apply.
+//! Pipelines: MLIR's textual pass pipelines (`builtin.module(func.func(dit-fuse-patterns),cse)`),
+//! parsed by MLIR's own parser against its pass registry, where the dit passes, `dit-fuse-all`
+//! and MLIR's transform passes are registered (crate::mlir_registry), and run on MLIR's pass
+//! manager with mlir-opt's instrumentation (IR printing, timing, statistics, verify-each).
 
-use crate::registry::{self, DitPass, PassContext, PassFailed, PassInfo};
+use crate::{
+    mlir_registry,
+    registry::{PassContext, PassFailed, PassInfo},
+};
 use dit_dialect::{
     diagnostics::emit_error,
-    ir::{string_ref, Op, PrintOptions},
-    verifier,
+    ir::{string_ref, PrintOptions},
 };
-use melior::{
-    ir::{operation::OperationLike, r#type::TypeId, Module, OperationRef},
-    pass::{create_external, ExternalPass, RunExternalPass},
-    ContextRef,
-};
+use melior::ir::{operation::OperationLike, Module};
 use mlir_sys::{
-    mlirOpPassManagerAddPipeline, mlirOpPrintingFlagsDestroy, mlirOperationGetContext,
-    mlirPassManagerAddOwnedPass, mlirPassManagerCreateOnOperation, mlirPassManagerDestroy,
-    mlirPassManagerEnableIRPrinting, mlirPassManagerEnableStatistics, mlirPassManagerEnableTiming,
-    mlirPassManagerEnableVerifier, mlirPassManagerGetAsOpPassManager, mlirPassManagerRunOnOp,
-    mlirPrintPassPipeline, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
-    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE, MlirStringRef,
+    mlirOpPrintingFlagsDestroy, mlirOperationGetContext, mlirParsePassPipeline,
+    mlirPassManagerCreateOnOperation, mlirPassManagerDestroy, mlirPassManagerEnableIRPrinting,
+    mlirPassManagerEnableStatistics, mlirPassManagerEnableTiming, mlirPassManagerEnableVerifier,
+    mlirPassManagerGetAsOpPassManager, mlirPassManagerRunOnOp, mlirPrintPassPipeline, MlirContext,
+    MlirOpPassManager, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
+    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE, MlirPassManager, MlirStringRef,
 };
-use std::{cell::RefCell, rc::Rc};
 
-/// One pass of a pipeline with its options.
+/// One pass of a pipeline with its options (a pass flag, or a pass of a named pipeline).
 #[derive(Clone, Debug)]
 pub struct PipelineStep {
     pub info: &'static PassInfo,
@@ -44,149 +43,248 @@ pub struct PipelineError {
     pub message: String,
 }
 
-fn err(column: usize, message: impl Into<String>) -> PipelineError {
-    PipelineError {
-        column: column + 1,
-        message: message.into(),
+/// The anchor of every pipeline dit runs: the module, as mlir-opt's top-level pass manager.
+const ANCHOR: &str = "builtin.module";
+
+/// A pass pipeline: the elements of its top-level `builtin.module(...)` list, each a pass with
+/// its options (`dit-auto-fuse{min-benefit=0.5}`), a named pipeline (`dit-fuse-all`) or a
+/// nested pipeline (`func.func(cse,dit-fuse-patterns)`). MLIR's parser judges every element
+/// ([`Pipeline::check`]); this type only splits the top level, so that dit-opt can run the
+/// import passes first and measure the imported graph.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pipeline {
+    elements: Vec<String>,
+    /// Columns of the user's text before the elements (`builtin.module(` when written, none
+    /// when dit-opt added the anchor), for errors that point into it.
+    offset: usize,
+    /// The text as the user wrote it (empty when built from steps), to point at an option
+    /// MLIR names without a column.
+    source: String,
+}
+
+impl Pipeline {
+    /// Splits `builtin.module(a, b{x=1}, func.func(c))` (the anchor may be left out) at the
+    /// commas of its top level. Brackets must balance; the passes themselves are checked by
+    /// MLIR ([`Pipeline::check`]).
+    pub fn parse(text: &str) -> Result<Self, PipelineError> {
+        let lead = text.len() - text.trim_start().len();
+        let body = text.trim();
+        let (inner, offset) = match body.strip_prefix(ANCHOR) {
+            Some(rest) if rest.trim_start().starts_with('(') => {
+                let open = body.len() - rest.trim_start().len();
+                let Some(inner) = body[open + 1..].strip_suffix(')') else {
+                    return Err(PipelineError {
+                        column: lead + body.len() + 1,
+                        message: format!("expected ')' to end the '{ANCHOR}(' pass list"),
+                    });
+                };
+                (inner, lead + open + 1)
+            }
+            _ => (body, lead),
+        };
+        let mut elements = Vec::new();
+        let (mut depth, mut start) = (0i64, 0usize);
+        let push = |from: usize, to: usize, elements: &mut Vec<String>| {
+            let element = inner[from..to].trim();
+            if element.is_empty() {
+                return Err(PipelineError {
+                    column: offset + from + 1,
+                    message: "expected a pass name".into(),
+                });
+            }
+            elements.push(element.to_string());
+            Ok(())
+        };
+        for (i, c) in inner.char_indices() {
+            match c {
+                '(' | '{' | '[' => depth += 1,
+                ')' | '}' | ']' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        return Err(PipelineError {
+                            column: offset + i + 1,
+                            message: format!("unbalanced '{c}'"),
+                        });
+                    }
+                }
+                ',' if depth == 0 => {
+                    push(start, i, &mut elements)?;
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        if depth != 0 {
+            return Err(PipelineError {
+                column: offset + inner.len() + 1,
+                message: "unterminated '(' or '{'".into(),
+            });
+        }
+        if !inner.trim().is_empty() {
+            push(start, inner.len(), &mut elements)?;
+        }
+        Ok(Self {
+            elements,
+            offset,
+            source: text.to_string(),
+        })
+    }
+
+    /// The pipeline of these top-level elements (`dit-x{a=1}`, `func.func(cse)`), in order.
+    pub fn from_elements(elements: Vec<String>) -> Self {
+        Self {
+            elements,
+            offset: 0,
+            source: String::new(),
+        }
+    }
+
+    /// The pipeline of `steps`, in order, each with its options.
+    pub fn from_steps(steps: &[PipelineStep]) -> Self {
+        let elements = steps
+            .iter()
+            .map(|step| {
+                if step.options.is_empty() {
+                    return step.info.flag.to_string();
+                }
+                let options: Vec<String> = step
+                    .options
+                    .iter()
+                    .map(|(name, value)| {
+                        if value.contains(char::is_whitespace) || value.is_empty() {
+                            format!("{name}=\"{value}\"")
+                        } else {
+                            format!("{name}={value}")
+                        }
+                    })
+                    .collect();
+                format!("{}{{{}}}", step.info.flag, options.join(" "))
+            })
+            .collect();
+        Self {
+            elements,
+            offset: 0,
+            source: String::new(),
+        }
+    }
+
+    /// Whether there is nothing to run.
+    pub fn is_empty(&self) -> bool {
+        self.elements.is_empty()
+    }
+
+    /// The top-level elements, as written.
+    pub fn elements(&self) -> &[String] {
+        &self.elements
+    }
+
+    /// The pass or pipeline name of a top-level element (`dit-auto-fuse` of
+    /// `dit-auto-fuse{min-benefit=0}`, `func.func` of `func.func(cse)`).
+    pub fn element_name(element: &str) -> &str {
+        element
+            .split(|c: char| c == '{' || c == '(' || c.is_whitespace())
+            .next()
+            .unwrap_or("")
+    }
+
+    /// Splits off the leading elements that satisfy `leading` (dit-opt's import passes).
+    pub fn split_leading(&self, leading: impl Fn(&str) -> bool) -> (Pipeline, Pipeline) {
+        let n = self
+            .elements
+            .iter()
+            .take_while(|e| leading(Self::element_name(e)))
+            .count();
+        let part = |elements: &[String]| Pipeline {
+            elements: elements.to_vec(),
+            offset: 0,
+            source: String::new(),
+        };
+        (part(&self.elements[..n]), part(&self.elements[n..]))
+    }
+
+    /// The pipeline as MLIR's textual form, anchored on the module.
+    pub fn text(&self) -> String {
+        format!("{ANCHOR}({})", self.elements.join(","))
+    }
+
+    /// Checks the whole pipeline with MLIR's parser in `context`: every pass, pipeline,
+    /// anchor and option. Errors point into the text as the user wrote it.
+    pub fn check(&self, context: MlirContext) -> Result<(), PipelineError> {
+        // SAFETY: the pass manager is created, filled and destroyed here, on a live context.
+        unsafe {
+            let pm = mlirPassManagerCreateOnOperation(context, string_ref(ANCHOR));
+            let result = self.add_to(mlirPassManagerGetAsOpPassManager(pm));
+            mlirPassManagerDestroy(pm);
+            result
+        }
+    }
+
+    /// Parses the pipeline into `pm` (its top level, anchored on the module).
+    ///
+    /// # Safety
+    /// `pm` must be a live pass manager anchored on `builtin.module`.
+    unsafe fn add_to(&self, pm: MlirOpPassManager) -> Result<(), PipelineError> {
+        mlir_registry::register_passes();
+        let text = self.text();
+        let mut message = String::new();
+        // SAFETY: guaranteed by the caller; the callback appends to `message`, alive here.
+        let parsed = unsafe {
+            mlirParsePassPipeline(
+                pm,
+                string_ref(&text),
+                Some(append_text),
+                &mut message as *mut String as *mut std::ffi::c_void,
+            )
+        };
+        if parsed.value != 0 {
+            return Ok(());
+        }
+        Err(self.mlir_error(&message))
+    }
+
+    /// MLIR's parse error (`MLIR Textual PassPipeline Parser:1:9: error: ...`, a source line
+    /// and a caret; the column counts in the pass list inside the anchor) as a
+    /// [`PipelineError`] whose column counts in the user's text. Option errors come without a
+    /// column (`<Pass-Options-Parser>: no such option x`, or a pass's own message naming
+    /// `'x'`): they point at the first `x=` of the text.
+    fn mlir_error(&self, message: &str) -> PipelineError {
+        let first = message.lines().next().unwrap_or("").trim();
+        let mut parts = first.splitn(4, ':');
+        let (_, _, column, rest) = (parts.next(), parts.next(), parts.next(), parts.next());
+        if let (Some(column), Some(rest)) =
+            (column.and_then(|c| c.trim().parse::<usize>().ok()), rest)
+        {
+            return PipelineError {
+                column: column + self.offset,
+                message: rest.trim().trim_start_matches("error:").trim().to_string(),
+            };
+        }
+        let message = if first.is_empty() {
+            "the pass pipeline does not parse".to_string()
+        } else {
+            first.trim_start_matches("error:").trim().to_string()
+        };
+        let option = message
+            .strip_prefix("<Pass-Options-Parser>: no such option ")
+            .map(str::to_string)
+            .or_else(|| message.split('\'').nth(3).map(str::to_string))
+            .or_else(|| message.split('\'').nth(1).map(str::to_string));
+        let column = option
+            .and_then(|o| self.source.find(&format!("{o}=")))
+            .map_or(1, |at| at + 1);
+        PipelineError { column, message }
     }
 }
 
-/// Parses `builtin.module(dit-a, dit-b{opt=value other=v})`; the `builtin.module(...)`
-/// wrapper is optional. Every pass and option is checked against the registry.
-pub fn parse_pipeline(text: &str) -> Result<Vec<PipelineStep>, PipelineError> {
-    let trimmed_start = text.len() - text.trim_start().len();
-    let mut body = text.trim();
-    let mut offset = trimmed_start;
-    if let Some(rest) = body.strip_prefix("builtin.module") {
-        let inner = rest.trim_start();
-        offset += body.len() - inner.len();
-        let Some(inner) = inner.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
-            return Err(err(
-                offset,
-                "expected 'builtin.module(' ... ')' around the pass list",
-            ));
-        };
-        body = inner;
-        offset += 1;
+/// An `MlirStringCallback` that appends each chunk to the `String` behind `data`.
+unsafe extern "C" fn append_text(chunk: MlirStringRef, data: *mut std::ffi::c_void) {
+    // SAFETY: `data` is the String the caller passed; the chunk is valid for the call.
+    let out = unsafe { &mut *(data as *mut String) };
+    if !chunk.data.is_null() {
+        out.push_str(&String::from_utf8_lossy(unsafe {
+            std::slice::from_raw_parts(chunk.data as *const u8, chunk.length)
+        }));
     }
-    let mut steps = Vec::new();
-    let bytes = body.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        while i < bytes.len() && (bytes[i] as char).is_whitespace() {
-            i += 1;
-        }
-        let start = i;
-        while i < bytes.len()
-            && (bytes[i].is_ascii_alphanumeric()
-                || bytes[i] == b'-'
-                || bytes[i] == b'_'
-                || bytes[i] == b'.')
-        {
-            i += 1;
-        }
-        let name = &body[start..i];
-        if name.is_empty() {
-            return Err(err(offset + start, "expected a pass name"));
-        }
-        let info = registry::lookup(name).ok_or_else(|| {
-            err(
-                offset + start,
-                format!("'{name}' is not a dit pass (see dit-opt --list-passes)"),
-            )
-        })?;
-        let mut options = Vec::new();
-        if i < bytes.len() && bytes[i] == b'{' {
-            let close = body[i..]
-                .find('}')
-                .map(|j| i + j)
-                .ok_or_else(|| err(offset + i, "unterminated '{' in pass options"))?;
-            let mut at = i + 1;
-            // The column of each option, for errors about its value.
-            let mut columns = Vec::new();
-            // Whether the next item continues the last option's value: a list value such as
-            // `linears=a,b` goes on after a comma up to the next `name=value` or whitespace.
-            let mut continues = false;
-            for item in body[i + 1..close].split(|c: char| c.is_whitespace() || c == ',') {
-                if !item.is_empty() {
-                    match (item.split_once('='), options.last_mut()) {
-                        (None, Some((_, value))) if continues => {
-                            let value: &mut String = value;
-                            value.push(',');
-                            value.push_str(item);
-                        }
-                        (None, _) => {
-                            return Err(err(
-                                offset + at,
-                                format!("pass option '{item}' must be written name=value"),
-                            ))
-                        }
-                        (Some((key, value)), _) => {
-                            if !(info.options)().iter().any(|o| o.name == key) {
-                                let known: Vec<_> =
-                                    (info.options)().iter().map(|o| o.name).collect();
-                                return Err(err(
-                                    offset + at,
-                                    format!(
-                                        "pass '{name}' has no option '{key}' (options: {})",
-                                        if known.is_empty() {
-                                            "none".to_string()
-                                        } else {
-                                            known.join(", ")
-                                        }
-                                    ),
-                                ));
-                            }
-                            options.push((key.to_string(), value.to_string()));
-                            columns.push(offset + at);
-                        }
-                    }
-                }
-                at += item.len() + 1;
-                let comma = body.as_bytes()[at - 1] == b',';
-                if item.is_empty() {
-                    // `a,,b` inside a list is an empty entry (the pass judges it); whitespace
-                    // ends the list.
-                    match options.last_mut() {
-                        Some((_, value)) if continues && comma => value.push(','),
-                        _ => continues = false,
-                    }
-                } else {
-                    continues = comma && !options.is_empty();
-                }
-            }
-            // Values are checked here, so that a bad one is reported where it is written.
-            for (option, column) in options.iter().zip(&columns) {
-                if let Err(message) = (info.create)(std::slice::from_ref(option)) {
-                    return Err(err(*column, format!("pass '{name}': {message}")));
-                }
-            }
-            if let Err(message) = (info.create)(&options) {
-                return Err(err(offset + i, format!("pass '{name}': {message}")));
-            }
-            i = close + 1;
-        }
-        steps.push(PipelineStep { info, options });
-        while i < bytes.len() && (bytes[i] as char).is_whitespace() {
-            i += 1;
-        }
-        if i < bytes.len() {
-            if bytes[i] != b',' {
-                return Err(err(
-                    offset + i,
-                    format!(
-                        "expected ',' between passes, found '{}'",
-                        body[i..].chars().next().unwrap_or(' ')
-                    ),
-                ));
-            }
-            i += 1;
-            if body[i..].trim().is_empty() {
-                return Err(err(offset + i, "expected a pass name after ','"));
-            }
-        }
-    }
-    Ok(steps)
 }
 
 /// How to run a pipeline.
@@ -234,6 +332,8 @@ pub struct Instrumentation {
     pub verify_each: bool,
     /// `--dump-pass-pipeline`: the pipeline, as MLIR prints it, on stderr before running.
     pub dump_pipeline: bool,
+    /// Verify the module before the first pass (off when the caller just did).
+    pub verify_input: bool,
 }
 
 impl Default for Instrumentation {
@@ -249,6 +349,7 @@ impl Default for Instrumentation {
             statistics: None,
             verify_each: true,
             dump_pipeline: false,
+            verify_input: true,
         }
     }
 }
@@ -324,63 +425,6 @@ fn top_level_passes(text: &str) -> usize {
     count
 }
 
-/// A dit pass wrapped for MLIR's pass manager.
-#[derive(Clone)]
-struct ExternalDitPass {
-    pass: Rc<RefCell<Box<dyn DitPass>>>,
-    info: &'static PassInfo,
-    context: PassContext,
-    /// Whether the IR this pass gets is not known to verify (it starts the pipeline, or the
-    /// pass before it does not verify its output): it is verified first, and a pass never
-    /// runs on IR that breaks the dit rules (its patterns and natives assume them).
-    verify_before: bool,
-    /// Whether the dit rules are checked on its result (its registry entry asks for it, and
-    /// `--verify-each` is on).
-    verify_after: bool,
-}
-
-impl<'c> RunExternalPass<'c> for ExternalDitPass {
-    fn initialize(&mut self, _: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let module = Op(operation.to_raw());
-        // A panic must not unwind into MLIR's C++ frames: report it as a failed pass.
-        if self.verify_before && !verifier::verify_and_report(module) {
-            emit_error(
-                operation.location(),
-                &format!(
-                    "pass '{}' not run: its input breaks the dit rules above",
-                    self.info.flag
-                ),
-            );
-            pass.signal_failure();
-            return;
-        }
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let ran = self.pass.borrow_mut().run(module, &self.context);
-            let valid = ran.is_ok() && (!self.verify_after || verifier::verify_and_report(module));
-            (ran.is_ok(), valid)
-        }));
-        let message = match outcome {
-            Ok((true, true)) => return,
-            Ok((false, _)) => None,
-            Ok((true, false)) => Some(format!(
-                "pass '{}' produced IR that breaks the dit rules above",
-                self.info.flag
-            )),
-            Err(payload) => Some(format!(
-                "internal error in pass '{}' (please report it with the input): {}",
-                self.info.flag,
-                panic_text(payload.as_ref())
-            )),
-        };
-        if let Some(message) = message {
-            emit_error(operation.location(), &message);
-        }
-        pass.signal_failure();
-    }
-}
-
 /// The message of a caught panic (a `&str` or `String` payload).
 pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     payload
@@ -389,12 +433,6 @@ pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic".to_string())
 }
-
-/// An 8-byte aligned static whose address identifies one pass for MLIR.
-#[repr(align(8))]
-struct PassTypeId(#[allow(dead_code)] u8);
-
-static PASS_TYPE_IDS: [PassTypeId; 64] = [const { PassTypeId(0) }; 64];
 
 /// Runs `steps` on `module`. Diagnostics go to the context's handler; `Err` means a pass
 /// failed (or left IR MLIR or the dit verifier rejects).
@@ -409,146 +447,49 @@ pub fn run_pipeline(
         timing: options.timing,
         ..Instrumentation::default()
     };
-    run_pipeline_with(module, steps, &options.context, &instrument)
+    run_pipeline_with(
+        module,
+        &Pipeline::from_steps(steps),
+        &options.context,
+        &instrument,
+    )
 }
 
-/// Registers MLIR's own transform passes (cse, canonicalize, ...) in its pass registry, once
-/// per process, so that pipelines can name them.
-fn register_upstream_passes() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    // SAFETY: registration only inserts into MLIR's global registry; Once serializes it.
-    ONCE.call_once(|| unsafe { mlir_sys::mlirRegisterTransformsPasses() });
-}
-
-/// Runs `steps` on `module` with mlir-opt's pass-manager flags (`instrument`).
+/// Runs `pipeline` on `module` with mlir-opt's pass-manager flags (`instrument`); the dit
+/// passes in it see `context` (target, fusion report, switches).
 pub fn run_pipeline_with(
     module: &mut Module,
-    steps: &[PipelineStep],
+    pipeline: &Pipeline,
     context: &PassContext,
     instrument: &Instrumentation,
 ) -> Result<(), PassFailed> {
-    // SAFETY: the pass manager is created, used and destroyed within this call, on a live
-    // context; each pass is handed over to it (AddOwnedPass).
-    unsafe {
-        // Anchored on builtin.module, as mlir-opt's top-level pass manager is.
-        let pm = mlirPassManagerCreateOnOperation(
-            mlirOperationGetContext(module.as_operation().to_raw()),
-            string_ref("builtin.module"),
+    let root = module.as_operation();
+    // The passes assume IR that keeps the dit rules: a pipeline never starts on IR that breaks
+    // them (MLIR's verifier runs them through the dialect's hook).
+    if instrument.verify_input && !root.verify() {
+        emit_error(
+            root.location(),
+            "pass pipeline not run: its input breaks the rules above",
         );
-        mlirPassManagerEnableVerifier(pm, instrument.verify_each);
-        if instrument.prints_ir() {
-            let flags = instrument.print.to_flags();
-            mlirPassManagerEnableIRPrinting(
-                pm,
-                instrument.print_before_all,
-                instrument.print_after_all
-                    || instrument.print_after_change
-                    || instrument.print_after_failure,
-                instrument.print_module_scope,
-                instrument.print_after_change,
-                instrument.print_after_failure,
-                flags,
-                string_ref(""),
+        return Err(PassFailed);
+    }
+    // SAFETY: the pass manager is created, used and destroyed within this call, on the live
+    // context of `module`.
+    unsafe {
+        let mlir_context = mlirOperationGetContext(root.to_raw());
+        let pm = mlirPassManagerCreateOnOperation(mlir_context, string_ref(ANCHOR));
+        if let Err(e) = pipeline.add_to(mlirPassManagerGetAsOpPassManager(pm)) {
+            emit_error(
+                root.location(),
+                &format!("<pass-pipeline>:1:{}: {}", e.column, e.message),
             );
-            // The pass manager keeps its own copy.
-            mlirOpPrintingFlagsDestroy(flags);
+            mlirPassManagerDestroy(pm);
+            return Err(PassFailed);
         }
-        if instrument.timing {
-            mlirPassManagerEnableTiming(pm);
-        }
-        match instrument.statistics {
-            Some(StatisticsDisplay::List) => {
-                mlirPassManagerEnableStatistics(pm, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST)
-            }
-            Some(StatisticsDisplay::Pipeline) => mlirPassManagerEnableStatistics(
-                pm,
-                MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE,
-            ),
-            None => {}
-        }
-        for (position, step) in steps.iter().enumerate() {
-            if let Some(upstream) = step.info.upstream {
-                register_upstream_passes();
-                let added = mlirOpPassManagerAddPipeline(
-                    mlirPassManagerGetAsOpPassManager(pm),
-                    string_ref(upstream),
-                    None,
-                    std::ptr::null_mut(),
-                );
-                if added.value == 0 {
-                    emit_error(
-                        module.as_operation().location(),
-                        &format!(
-                            "pass '{}': upstream '{upstream}' is not registered",
-                            step.info.flag
-                        ),
-                    );
-                    mlirPassManagerDestroy(pm);
-                    return Err(PassFailed);
-                }
-                continue;
-            }
-            // Without --verify-each a pass may get unverified IR; the first pass's input was
-            // verified after parsing.
-            let verify_before =
-                instrument.verify_each && (position == 0 || !steps[position - 1].info.verify_after);
-            let pass = match (step.info.create)(&step.options) {
-                Ok(pass) => pass,
-                Err(message) => {
-                    emit_error(
-                        module.as_operation().location(),
-                        &format!("pass '{}': {message}", step.info.flag),
-                    );
-                    mlirPassManagerDestroy(pm);
-                    return Err(PassFailed);
-                }
-            };
-            let index = registry::PASSES
-                .iter()
-                .position(|p| std::ptr::eq(p, step.info))
-                .unwrap_or(0);
-            let external = create_external(
-                ExternalDitPass {
-                    pass: Rc::new(RefCell::new(pass)),
-                    info: step.info,
-                    context: context.clone(),
-                    verify_before,
-                    verify_after: instrument.verify_each && step.info.verify_after,
-                },
-                TypeId::create(&PASS_TYPE_IDS[index % PASS_TYPE_IDS.len()]),
-                step.info.flag,
-                step.info.flag,
-                step.info.summary,
-                "builtin.module",
-                &[],
-            );
-            mlirPassManagerAddOwnedPass(pm, external.to_raw());
-        }
-        if instrument.dump_pipeline {
-            unsafe extern "C" fn append(chunk: MlirStringRef, data: *mut std::ffi::c_void) {
-                // SAFETY: `data` is the String below; the chunk is valid for the call.
-                let out = unsafe { &mut *(data as *mut String) };
-                if !chunk.data.is_null() {
-                    out.push_str(&String::from_utf8_lossy(unsafe {
-                        std::slice::from_raw_parts(chunk.data as *const u8, chunk.length)
-                    }));
-                }
-            }
-            let mut text = String::new();
-            mlirPrintPassPipeline(
-                mlirPassManagerGetAsOpPassManager(pm),
-                Some(append),
-                &mut text as *mut String as *mut std::ffi::c_void,
-            );
-            use std::io::Write as _;
-            let _ = writeln!(
-                std::io::stderr(),
-                "Pass Manager with {} passes:\n{}\n",
-                top_level_passes(&text),
-                pretty_pipeline(&text)
-            );
-        }
-        let result = mlirPassManagerRunOnOp(pm, module.as_operation().to_raw());
+        instrument.apply(pm);
+        let result = mlir_registry::with_pass_context(mlir_context, context, || {
+            mlirPassManagerRunOnOp(pm, root.to_raw())
+        });
         // Destroying the pass manager prints the timing report, as mlir-opt does at exit.
         mlirPassManagerDestroy(pm);
         if result.value != 0 {
@@ -559,9 +500,74 @@ pub fn run_pipeline_with(
     }
 }
 
+impl Instrumentation {
+    /// Sets up `pm` as mlir-opt's flags ask, and prints the pipeline for
+    /// `--dump-pass-pipeline`.
+    ///
+    /// # Safety
+    /// `pm` must be a live pass manager.
+    unsafe fn apply(&self, pm: MlirPassManager) {
+        // SAFETY: guaranteed by the caller; the flags are copied by the pass manager.
+        unsafe {
+            mlirPassManagerEnableVerifier(pm, self.verify_each);
+            if self.prints_ir() {
+                let flags = self.print.to_flags();
+                mlirPassManagerEnableIRPrinting(
+                    pm,
+                    self.print_before_all,
+                    self.print_after_all || self.print_after_change || self.print_after_failure,
+                    self.print_module_scope,
+                    self.print_after_change,
+                    self.print_after_failure,
+                    flags,
+                    string_ref(""),
+                );
+                mlirOpPrintingFlagsDestroy(flags);
+            }
+            if self.timing {
+                mlirPassManagerEnableTiming(pm);
+            }
+            match self.statistics {
+                Some(StatisticsDisplay::List) => mlirPassManagerEnableStatistics(
+                    pm,
+                    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
+                ),
+                Some(StatisticsDisplay::Pipeline) => mlirPassManagerEnableStatistics(
+                    pm,
+                    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE,
+                ),
+                None => {}
+            }
+            if self.dump_pipeline {
+                let mut text = String::new();
+                mlirPrintPassPipeline(
+                    mlirPassManagerGetAsOpPassManager(pm),
+                    Some(append_text),
+                    &mut text as *mut String as *mut std::ffi::c_void,
+                );
+                use std::io::Write as _;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "Pass Manager with {} passes:\n{}\n",
+                    top_level_passes(&text),
+                    pretty_pipeline(&text)
+                );
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pass_context() -> PassContext {
+        PassContext {
+            report: Default::default(),
+            switches: Default::default(),
+            target: dit_dialect::Target::default_target(),
+        }
+    }
 
     #[test]
     fn no_pass_runs_on_ir_that_breaks_the_dit_rules() {
@@ -576,22 +582,19 @@ mod tests {
   return %2 : tensor<4x2xf32>
 }"#;
         let mut module = dit_dialect::parse_module(&context, text).unwrap();
-        let options = PipelineOptions {
-            context: PassContext {
-                report: Default::default(),
-                switches: Default::default(),
-                target: dit_dialect::Target::default_target(),
-            },
-            print_ir_after_all: false,
-            timing: false,
-        };
-        let steps = parse_pipeline("dit-auto-fuse{min-benefit=0}").unwrap();
-        assert!(run_pipeline(&mut module, &steps, &options).is_err());
+        let pipeline = Pipeline::parse("dit-auto-fuse{min-benefit=0}").unwrap();
+        let ran = run_pipeline_with(
+            &mut module,
+            &pipeline,
+            &pass_context(),
+            &Instrumentation::default(),
+        );
+        assert!(ran.is_err());
         let messages: Vec<String> = sink.take().into_iter().map(|d| d.message).collect();
         assert!(
             messages
                 .iter()
-                .any(|m| m.contains("pass 'dit-auto-fuse' not run: its input breaks")),
+                .any(|m| m.contains("pass pipeline not run: its input breaks")),
             "{messages:?}"
         );
         assert!(!module.as_operation().to_string().contains("dit.fused"));
@@ -610,59 +613,75 @@ mod tests {
     }
 
     #[test]
-    fn parses_wrapped_and_bare_pipelines() {
-        let steps = parse_pipeline("builtin.module(dit-dce, dit-cse)").unwrap();
+    fn splits_wrapped_and_bare_pipelines_at_the_top_level() {
+        let p = Pipeline::parse("builtin.module(dit-convert-torch-to-dit, func.func(cse,dit-fuse-patterns{enable_rope=false}),dit-auto-fuse{min-benefit=0.5})").unwrap();
         assert_eq!(
-            steps.iter().map(|s| s.info.flag).collect::<Vec<_>>(),
-            ["dit-dce", "dit-cse"]
-        );
-        let steps = parse_pipeline("dit-canonicalize").unwrap();
-        assert_eq!(steps.len(), 1);
-        assert!(parse_pipeline("").unwrap().is_empty());
-    }
-
-    #[test]
-    fn rejects_unknown_passes_options_and_syntax() {
-        let e = parse_pipeline("builtin.module(dit-dce,nosuch)").unwrap_err();
-        assert!(e.message.contains("'nosuch' is not a dit pass"), "{e}");
-        assert_eq!(e.column, 24);
-        let e = parse_pipeline("dit-dce{x=1}").unwrap_err();
-        assert!(e.message.contains("no option 'x'"), "{e}");
-        assert!(parse_pipeline("dit-dce dit-cse").is_err());
-        assert!(parse_pipeline("dit-dce,").is_err());
-        assert!(parse_pipeline("builtin.module(dit-dce").is_err());
-        assert!(parse_pipeline("dit-dce{").is_err());
-        assert!(parse_pipeline("dit-dceé").is_err());
-        assert!(parse_pipeline("é").is_err());
-    }
-
-    #[test]
-    fn list_values_continue_after_commas_and_values_are_checked_in_place() {
-        let steps = parse_pipeline(
-            "builtin.module(dit-quantize{linears=ff.*,attn.to_? output_dtype=bf16})",
-        )
-        .unwrap();
-        assert_eq!(
-            steps[0].options,
+            p.elements(),
             [
-                ("linears".to_string(), "ff.*,attn.to_?".to_string()),
-                ("output_dtype".to_string(), "bf16".to_string())
+                "dit-convert-torch-to-dit",
+                "func.func(cse,dit-fuse-patterns{enable_rope=false})",
+                "dit-auto-fuse{min-benefit=0.5}"
             ]
         );
-        let steps =
-            parse_pipeline("dit-fuse-patterns{enable_rope=false,enable_swiglu=false}").unwrap();
-        assert_eq!(steps[0].options.len(), 2);
-        let e = parse_pipeline("dit-dce,dit-quantize{output_dtype=f32}").unwrap_err();
-        assert!(e.message.contains("must be f16 or bf16"), "{e}");
-        assert_eq!(e.column, 22);
-        assert!(parse_pipeline("dit-quantize{linears=a, b}").is_err());
-        let e = parse_pipeline("dit-quantize{linears=a,,b}").unwrap_err();
-        assert!(
-            e.message.contains("non-empty glob patterns, got 'a,,b'"),
-            "{e}"
+        let (imports, rest) = p.split_leading(|n| n == "dit-convert-torch-to-dit");
+        assert_eq!(imports.text(), "builtin.module(dit-convert-torch-to-dit)");
+        assert_eq!(rest.elements().len(), 2);
+        assert_eq!(
+            Pipeline::parse("dit-canonicalize")
+                .unwrap()
+                .elements()
+                .len(),
+            1
         );
-        let steps =
-            parse_pipeline("dit-fuse-patterns{enable_rope=false, enable_swiglu=false}").unwrap();
-        assert_eq!(steps[0].options.len(), 2);
+        assert!(Pipeline::parse("").unwrap().is_empty());
+        assert!(Pipeline::parse("builtin.module()").unwrap().is_empty());
+        assert!(Pipeline::parse("dit-dce,").is_err());
+        assert!(Pipeline::parse("builtin.module(dit-dce").is_err());
+        assert!(Pipeline::parse("dit-dce{").is_err());
+        assert!(Pipeline::parse("a)(b").is_err());
+    }
+
+    #[test]
+    fn mlir_judges_passes_options_and_anchors_with_columns_in_the_users_text() {
+        let context = dit_dialect::new_context().unwrap();
+        let check = |text: &str| Pipeline::parse(text).unwrap().check(context.to_raw());
+        assert!(check(
+            "builtin.module(func.func(dit-fuse-patterns),cse,canonicalize,dit-auto-fuse)"
+        )
+        .is_ok());
+        assert!(check("dit-fuse-all").is_ok());
+        let e = check("builtin.module(dit-dce,nosuch)").unwrap_err();
+        assert!(e.message.contains("'nosuch'"), "{e}");
+        assert_eq!(e.column, 24);
+        let e = check("dit-dce,nosuch").unwrap_err();
+        assert_eq!(e.column, 9, "{e}");
+        let e = check("dit-auto-fuse{x=1}").unwrap_err();
+        assert!(e.message.contains("x"), "{e}");
+        let e = check("builtin.module(dit-quantize{output_dtype=f32})").unwrap_err();
+        assert!(e.message.contains("must be f16 or bf16"), "{e}");
+    }
+
+    #[test]
+    fn steps_print_as_pipeline_elements_with_their_options() {
+        let step = |flag: &str, options: &[(&str, &str)]| PipelineStep {
+            info: crate::registry::lookup(flag).unwrap(),
+            options: options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        };
+        let p = Pipeline::from_steps(&[
+            step(
+                "dit-quantize",
+                &[("linears", "ff.*,attn.to_?"), ("output_dtype", "bf16")],
+            ),
+            step("dit-cse", &[]),
+        ]);
+        assert_eq!(
+            p.text(),
+            "builtin.module(dit-quantize{linears=ff.*,attn.to_? output_dtype=bf16},dit-cse)"
+        );
+        let context = dit_dialect::new_context().unwrap();
+        assert!(p.check(context.to_raw()).is_ok());
     }
 }

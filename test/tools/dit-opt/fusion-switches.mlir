@@ -14,7 +14,7 @@
 // UNKNOWN: unknown-switch.toml:2:1: error: unknown fusion 'enable_warp_drive'
 // BADFUSE: <command line>: error: --fuse: unknown fusion 'enable_warp_drive'
 // BADNOFUSE: <command line>: error: --no-fuse: unknown fusion 'enable_nope'
-// BADOPT: <pass-pipeline>:1:{{[0-9]+}}: error: pass 'dit-fuse-patterns' has no option 'enable_nope'
+// BADOPT: <pass-pipeline>:1:{{[0-9]+}}: error: <Pass-Options-Parser>: no such option enable_nope
 // BADVALUE: error: pass 'dit-fuse-patterns': option 'enable_rope' must be true or false, got 'maybe'
 
 func.func @f(%x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {

@@ -13,6 +13,12 @@
 // RUN: dit-opt %t.mlirbc --dit-cse --mlir-print-debuginfo | FileCheck %s --check-prefix=BYTECODE
 // RUN: not dit-opt %s --emit-bytecode --emit=llvm 2>&1 | FileCheck %s --check-prefix=BCEMIT
 // RUN: dit-opt %s --mlir-elide-elementsattrs-if-larger=2 | FileCheck %s --check-prefix=ELIDE
+// Pipelines go through MLIR's own parser: nested anchors, upstream passes, options, named
+// pipelines.
+// RUN: dit-opt %s --pass-pipeline='builtin.module(func.func(cse,dit-canonicalize),canonicalize)' | FileCheck %s --check-prefix=NEST
+// RUN: dit-opt %s --dit-auto-fuse='aggressive-level=1' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTS
+// RUN: dit-opt %s --pass-pipeline='builtin.module(dit-fuse-all)' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NAMED
+// RUN: not dit-opt %s --pass-pipeline='builtin.module(func.func(dit-quantize))' 2>&1 | FileCheck %s --check-prefix=ANCHOR
 
 // BEFORE: IR Dump Before CSE (cse)
 // BEFORE: IR Dump Before RemoveDeadValues (remove-dead-values)
@@ -26,16 +32,22 @@
 // DUMP-NEXT:   dit-auto-fuse
 // DUMP-NEXT: )
 // BADOPT: <command line>: error: --dit-auto-fuse: pass 'dit-auto-fuse': aggressive-level
-// NOOPT: <command line>: error: --dit-auto-fuse: pass 'dit-auto-fuse' has no option 'nosuch'
+// NOOPT: <command line>: error: --dit-auto-fuse: <Pass-Options-Parser>: no such option nosuch
 // STATS: Pass statistics report
 // NOVERIFY: "dit.relu"
 // NOVERIFY-NOT: "dit.relu"
 // BADBOOL: error: invalid value 'maybe' for '--verify-each
 // BYTECODE: "dit.relu"
 // BYTECODE-NOT: "dit.relu"
-// The original locations (line 4x, column 8: the ops below) survive the bytecode.
-// BYTECODE: loc("{{[^"]*}}":{{4[0-9]}}:8)
+// The original locations (column 8: the ops below) survive the bytecode.
+// BYTECODE: loc("{{[^"]*}}":{{[0-9]+}}:8)
 // BCEMIT: error: --emit-bytecode writes MLIR: it cannot be combined with --emit=llvm
+// NEST: "dit.relu"
+// NEST-NOT: "dit.relu"
+// OPTS: dit-auto-fuse{aggressive-level=1 blacklist= exclude-ops= min-benefit=0.2}
+// NAMED: dit-fold-transpose-quant-matmul,
+// NAMED: dit-auto-fuse
+// ANCHOR: <pass-pipeline>:1:1: error: Can't add pass 'dit-quantize' restricted to 'builtin.module' on a PassManager intended to run on 'func.func'
 // ELIDE: dense_resource<__elided__>
 // ELIDE-NOT: dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]>
 

@@ -29,7 +29,7 @@
 // LIST: --dit-dce
 // LIST: --dit-cse
 // LIST: --dit-canonicalize
-// BADPIPE: <pass-pipeline>:1:24: error: 'dit-nope' is not a dit pass
+// BADPIPE: <pass-pipeline>:1:24: error: 'dit-nope' does not refer to a registered pass or pass pipeline
 // MIXED: <command line>: error: --pass-pipeline cannot be combined with individual pass flags
 // TARGET: <command line>: error: --target: unknown target 'ascend310' (known: ascend910b, ascend910_93, ascend950)
 // FLAG: <command line>: error: unexpected argument '--no-such-flag'

@@ -315,6 +315,8 @@ pub fn options(m: &ArgMatches) -> Options {
         }),
         verify_each: m.get_one::<bool>("verify-each").copied().unwrap_or(true),
         dump_pipeline: m.get_flag("dump-pass-pipeline"),
+        // dit-opt verifies every chunk right after parsing (reporting every broken rule).
+        verify_input: false,
     };
     Options {
         input: m

@@ -9,7 +9,7 @@ use dit_dialect::{
 };
 use dit_passes::{
     cost::{measure_functions, measure_with, ShapeHints},
-    FusionReport, PassContext, PipelineOptions, PipelineStep, ReportSummary,
+    FusionReport, PassContext, Pipeline, PipelineOptions, PipelineStep, ReportSummary,
 };
 use melior::{
     ir::{operation::OperationLike, Module},
@@ -20,7 +20,8 @@ use melior::{
 pub struct Session<'a> {
     pub context: &'a Context,
     pub sink: DiagnosticSink,
-    pub steps: Vec<PipelineStep>,
+    /// The pipeline to run (checked by MLIR's parser).
+    pub pipeline: Pipeline,
     pub target: &'static Target,
     pub switches: dit_passes::fusion::FusionSwitches,
     /// `--shape-hint`s, parsed.
@@ -100,13 +101,10 @@ impl Session<'_> {
         };
         // Import passes at the start of the pipeline run first: "before" in the fusion report
         // is the imported dit graph, not the foreign one (which has no dit kernels to count).
-        let imports = self
-            .steps
-            .iter()
-            .take_while(|s| dit_passes::registry::IMPORT_PASSES.contains(&s.info.flag))
-            .count();
-        let (import_steps, steps) = self.steps.split_at(imports);
-        if !self.run_steps(&mut module, import_steps, &pipeline) {
+        let (import_steps, steps) = self
+            .pipeline
+            .split_leading(|name| dit_passes::registry::IMPORT_PASSES.contains(&name));
+        if !self.run_steps(&mut module, &import_steps, &pipeline) {
             return failed;
         }
         let root = Op(module.as_operation().to_raw());
@@ -124,7 +122,7 @@ impl Session<'_> {
         }
         let cost_before = measure_with(root, &self.shape_hints);
         let functions_before = measure_functions(root, &self.shape_hints);
-        if !self.run_steps(&mut module, steps, &pipeline) {
+        if !self.run_steps(&mut module, &steps, &pipeline) {
             return failed;
         }
         if let Some(format) = &self.options.fusion_report {
@@ -194,12 +192,7 @@ impl Session<'_> {
 
     /// Runs `steps` (nothing when empty); false when a pass failed, with at least one error
     /// reported.
-    fn run_steps(
-        &self,
-        module: &mut Module,
-        steps: &[PipelineStep],
-        pipeline: &PipelineOptions,
-    ) -> bool {
+    fn run_steps(&self, module: &mut Module, steps: &Pipeline, pipeline: &PipelineOptions) -> bool {
         if steps.is_empty()
             || dit_passes::run_pipeline_with(
                 module,

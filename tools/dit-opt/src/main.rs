@@ -124,9 +124,11 @@ fn run(options: &cli::Options) -> ExitCode {
             "<command line>: error: --pass-pipeline cannot be combined with individual pass flags",
         );
     }
-    let steps = match &options.pipeline {
-        Some(text) => match dit_passes::parse_pipeline(text) {
-            Ok(steps) => steps,
+    // `--pass-pipeline` as written, or the pass flags in command-line order (`--dit-x='a=1'`
+    // is the element `dit-x{a=1}`); MLIR's parser checks both once the context exists.
+    let pipeline = match &options.pipeline {
+        Some(text) => match dit_passes::Pipeline::parse(text) {
+            Ok(p) => p,
             Err(e) => {
                 return fail(format!(
                     "<pass-pipeline>:1:{}: error: {}",
@@ -134,30 +136,16 @@ fn run(options: &cli::Options) -> ExitCode {
                 ))
             }
         },
-        None => {
-            let mut steps = Vec::new();
-            for (flag, pass_options) in &options.pass_flags {
-                let Some(info) = dit_passes::lookup(flag) else {
-                    continue;
-                };
-                let Some(text) = pass_options else {
-                    steps.push(dit_passes::PipelineStep {
-                        info,
-                        options: vec![],
-                    });
-                    continue;
-                };
-                // `--dit-x='a=1 b=2'` is the pipeline element `dit-x{a=1 b=2}`: the same
-                // parser checks its options.
-                match dit_passes::parse_pipeline(&format!("{flag}{{{text}}}")) {
-                    Ok(parsed) => steps.extend(parsed),
-                    Err(e) => {
-                        return fail(format!("<command line>: error: --{flag}: {}", e.message))
-                    }
-                }
-            }
-            steps
-        }
+        None => dit_passes::Pipeline::from_elements(
+            options
+                .pass_flags
+                .iter()
+                .map(|(flag, pass_options)| match pass_options {
+                    Some(text) => format!("{flag}{{{text}}}"),
+                    None => flag.to_string(),
+                })
+                .collect(),
+        ),
     };
     let switches = match fusion_switches(options) {
         Ok(s) => s,
@@ -167,11 +155,29 @@ fn run(options: &cli::Options) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(format!("<dit-opt>: error: {e}")),
     };
+    let checked = match &options.pipeline {
+        Some(_) => pipeline
+            .check(context.to_raw())
+            .map_err(|e| format!("<pass-pipeline>:1:{}: error: {}", e.column, e.message)),
+        // Each flag on its own, so that the error names it.
+        None => pipeline
+            .elements()
+            .iter()
+            .zip(&options.pass_flags)
+            .try_for_each(|(element, (flag, _))| {
+                dit_passes::Pipeline::from_elements(vec![element.clone()])
+                    .check(context.to_raw())
+                    .map_err(|e| format!("<command line>: error: --{flag}: {}", e.message))
+            }),
+    };
+    if let Err(message) = checked {
+        return fail(message);
+    }
     // An import pass reads a dialect dit-opt does not register (torch): its ops and types parse
     // as unregistered ones, and the pass reports whatever foreign IR it leaves.
-    let imports = steps
-        .iter()
-        .any(|s| dit_passes::registry::IMPORT_PASSES.contains(&s.info.flag));
+    let imports = pipeline.elements().iter().any(|e| {
+        dit_passes::registry::IMPORT_PASSES.contains(&dit_passes::Pipeline::element_name(e))
+    });
     context.set_allow_unregistered_dialects(options.allow_unregistered_dialect || imports);
     if options.disable_threading {
         context.enable_multi_threading(false);
@@ -240,7 +246,7 @@ fn run(options: &cli::Options) -> ExitCode {
     let session = driver::Session {
         context: &context,
         sink,
-        steps,
+        pipeline,
         target,
         switches,
         shape_hints,

@@ -3,6 +3,7 @@
 //! 1 - 2^-7 fails.
 
 use crate::jit::{self, Job, Signature};
+use dit_passes::Pipeline;
 use dit_runtime::Tensor;
 
 /// The least cosine similarity a transformed graph's output may have against the original.
@@ -101,7 +102,7 @@ fn save_outputs(job: &Job, outputs: &[Tensor]) -> Result<(), String> {
 pub fn run_once(job: &Job, text: &str) -> Result<(), String> {
     let signature = jit::read_signature(job, text)?;
     let inputs = inputs(job, &signature)?;
-    let outcome = jit::execute(job, text, &[], &inputs)?;
+    let outcome = jit::execute(job, text, &Pipeline::default(), &inputs)?;
     save_outputs(job, &outcome.outputs)?;
     println!(
         "@{}: {} kernels ({})",
@@ -174,10 +175,10 @@ pub fn run_and_compare(job: &Job, text: &str, reference: Option<&str>) -> Result
     };
     let (baseline, candidate, label) = match reference {
         None if !job.options.compare_unfused => {
-            let baseline = jit::execute(&backend_job, text, &[], &inputs)?;
+            let baseline = jit::execute(&backend_job, text, &Pipeline::default(), &inputs)?;
             (
                 baseline,
-                jit::execute(job, text, &[], &inputs)?,
+                jit::execute(job, text, &Pipeline::default(), &inputs)?,
                 format!("backend {}", job.options.backend),
             )
         }
@@ -188,16 +189,21 @@ pub fn run_and_compare(job: &Job, text: &str, reference: Option<&str>) -> Result
                 options: &reference_options,
                 entry: job.entry.clone(),
             };
-            let baseline = jit::execute(&reference_job, reference_text, &[], &inputs)?;
+            let baseline = jit::execute(
+                &reference_job,
+                reference_text,
+                &Pipeline::default(),
+                &inputs,
+            )?;
             (
                 baseline,
-                jit::execute(job, text, &[], &inputs)?,
+                jit::execute(job, text, &Pipeline::default(), &inputs)?,
                 "input".to_string(),
             )
         }
         None => {
             let steps = jit::pipeline_steps(&job.options.pipeline)?;
-            let baseline = jit::execute(&backend_job, text, &[], &inputs)?;
+            let baseline = jit::execute(&backend_job, text, &Pipeline::default(), &inputs)?;
             let candidate = jit::execute(job, text, &steps, &inputs)?;
             (baseline, candidate, job.options.pipeline.clone())
         }
@@ -301,7 +307,7 @@ pub fn run_golden(job: &Job, text: &str, dir: &str) -> Result<(), String> {
         if r.dtype.is_empty() { "?" } else { &r.dtype },
         if r.torch.is_empty() { "?" } else { &r.torch }
     );
-    let unfused = jit::execute(job, text, &[], &inputs)?;
+    let unfused = jit::execute(job, text, &Pipeline::default(), &inputs)?;
     let mut verdicts = Vec::new();
     let judge_all = |outcome: &jit::Outcome, stage: &crate::golden::Stage| {
         outcome

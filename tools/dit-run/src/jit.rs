@@ -8,7 +8,9 @@ use dit_dialect::{
     ir::Op,
     verifier, Target,
 };
-use dit_passes::{FusionReport, PassContext, PipelineOptions, PipelineStep};
+use dit_passes::{
+    FusionReport, Instrumentation, PassContext, Pipeline, PipelineOptions, PipelineStep,
+};
 use dit_runtime::{
     abi::{self, dit_context, dit_tensor_desc},
     DType, Tensor, TensorType,
@@ -67,24 +69,22 @@ impl std::fmt::Display for Measured {
     }
 }
 
-/// The pipeline steps of `--pipeline`: a named pipeline (`fuse-all`) or pass-pipeline text.
-pub fn pipeline_steps(text: &str) -> Result<Vec<PipelineStep>, String> {
+/// The pipeline of `--pipeline`: a named pipeline (`fuse-all`) or pass-pipeline text, which
+/// MLIR's parser checks when it runs.
+pub fn pipeline_steps(text: &str) -> Result<Pipeline, String> {
     if let Some(named) = dit_passes::PIPELINES.iter().find(|p| p.flag == text) {
-        return named
-            .passes
-            .iter()
-            .map(|flag| {
-                dit_passes::lookup(flag)
-                    .map(|info| PipelineStep {
-                        info,
-                        options: Vec::new(),
-                    })
-                    .ok_or_else(|| format!("pipeline {text} names unknown pass {flag}"))
-            })
-            .collect();
+        return Ok(Pipeline::from_elements(
+            named.passes.iter().map(|f| f.to_string()).collect(),
+        ));
     }
-    dit_passes::parse_pipeline(text)
-        .map_err(|e| format!("<command line>: error: --pipeline:{}: {e}", e.column))
+    let pipeline = Pipeline::parse(text)
+        .map_err(|e| format!("<command line>: error: --pipeline:{}: {e}", e.column))?;
+    // Checked by MLIR's parser now, so that a bad pipeline is a command-line error.
+    let context = dit_dialect::new_context().map_err(|e| format!("dit-run: error: {e}"))?;
+    pipeline
+        .check(context.to_raw())
+        .map_err(|e| format!("<command line>: error: --pipeline:{}: {e}", e.column))?;
+    Ok(pipeline)
 }
 
 fn tensor_type(v: dit_dialect::ir::Val) -> Result<TensorType, String> {
@@ -309,7 +309,7 @@ pub fn function_names(
 pub fn execute(
     job: &Job,
     text: &str,
-    steps: &[PipelineStep],
+    steps: &Pipeline,
     inputs: &[Tensor],
 ) -> Result<Outcome, String> {
     let (context, sink) = context_for(job, text)?;
@@ -334,7 +334,15 @@ pub fn execute(
         print_ir_after_all: false,
         timing: false,
     };
-    if !steps.is_empty() && dit_passes::run_pipeline(&mut module, steps, &pipeline).is_err() {
+    // The input was verified above.
+    let instrument = Instrumentation {
+        verify_input: false,
+        ..Instrumentation::default()
+    };
+    if !steps.is_empty()
+        && dit_passes::run_pipeline_with(&mut module, steps, &pipeline.context, &instrument)
+            .is_err()
+    {
         return Err(fail("the pipeline failed"));
     }
     let mut ops = std::collections::BTreeSet::new();
