@@ -280,7 +280,7 @@ fn elements(t: &TensorInfo) -> u64 {
 /// f32 vector instructions per element an op's vector code issues, by dit op: a rough count
 /// of the Ascend C instruction sequence (a binary is one instruction; sigmoid is
 /// muls/exp/adds/div; a row norm is square, reduce, scale and the gamma; casts of 16-bit
-/// operands in and out are counted by [`vector_ops`]). Ops not listed are data movement (0).
+/// operands in and out are counted by `vector_ops`). Ops not listed are data movement (0).
 pub fn vector_cost_per_element(op_name: &str) -> u64 {
     match op_name {
         "dit.add" | "dit.sub" | "dit.mul" | "dit.div" | "dit.neg" | "dit.relu" | "dit.exp"
