@@ -69,7 +69,7 @@ fn fold(op: Op) -> bool {
         return true;
     }
     if op.is("dit.concat") {
-        return drop_empty_concat_pieces(op);
+        return concat_of_whole_split(op) || drop_empty_concat_pieces(op);
     }
     let unary_shape_op = [
         "dit.reshape",
@@ -101,6 +101,38 @@ fn fold(op: Op) -> bool {
         return true;
     }
     false
+}
+
+/// concat(split(x)) along the split's dim, every piece in order, is x: a model that cuts the
+/// joint sequence into its image and text parts and joins them again unchanged (HunyuanVideo's
+/// single-stream block) would otherwise copy the whole tensor in a concat kernel.
+fn concat_of_whole_split(op: Op) -> bool {
+    let pieces = op.operands();
+    let Some(split) = pieces.first().and_then(|v| v.defining_op()) else {
+        return false;
+    };
+    if !split.is("dit.split") || split.num_results() != pieces.len() || !op.result(0).has_uses() {
+        return false;
+    }
+    let in_order = pieces
+        .iter()
+        .enumerate()
+        .all(|(i, v)| *v == split.result(i));
+    let whole = split.operand(0);
+    let normalised = |o: Op, rank: Option<i64>| {
+        let rank = rank?;
+        i64_attr(o, "dim").map(|d| if d < 0 { d + rank } else { d })
+    };
+    let rank = whole.tensor().map(|t| t.rank() as i64);
+    if !in_order
+        || normalised(op, rank).is_none()
+        || normalised(op, rank) != normalised(split, rank)
+        || !whole.same_type(op.result(0))
+    {
+        return false;
+    }
+    op.result(0).replace_all_uses_with(whole);
+    true
 }
 
 /// A dit.concat piece with no element along `dim` (x[..., d:] with d the full width) adds

@@ -183,8 +183,12 @@ fn sink_once(op: Op, context: &PassContext) -> Option<()> {
         }
         "dit.attention" => {
             const TO_BNSD: [i64; 4] = [0, 2, 1, 3];
+            // A mask (operand 3) stays as it is: its dims are [B|1, N|1, Q_S, KV_S] in every
+            // layout (aclnnFusedInferAttentionScoreV2.md: pseShiftOptional "(B,N,Q_S,KV_S) 或
+            // (1,N,Q_S,KV_S), 其中Q_S为query的shape中的S"; attenMaskOptional likewise by Q_S and
+            // KV_S), so only q, k and v change layout.
             if str_attr(op, "layout").as_deref().unwrap_or("BNSD") != "BNSD"
-                || op.num_operands() != 3
+                || !(3..=4).contains(&op.num_operands())
             {
                 return None;
             }

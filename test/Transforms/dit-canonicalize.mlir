@@ -1,4 +1,6 @@
 // RUN: dit-opt %s --split-input-file --dit-canonicalize | FileCheck %s
+// Numerical check: the graphs before and after on the CPU reference runtime.
+// RUN: dit-run %s --split-input-file --compare-unfused --pipeline='builtin.module(dit-canonicalize)' > /dev/null
 
 // reshape∘reshape folds into one reshape of the original input.
 // CHECK-LABEL: func.func @reshape_reshape
@@ -121,4 +123,54 @@ func.func @together(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
   %b = "dit.silu"(%x) : (tensor<4x8xf16>) -> tensor<4x8xf16>
   %m = "dit.mul"(%a, %b) : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
   return %m : tensor<4x8xf16>
+}
+
+// -----
+
+// concat(split(x)) of every piece in order along the split's dim is x (HunyuanVideo's single
+// block cuts the joint sequence into image and text and joins it again unchanged).
+// CHECK-LABEL: func.func @concat_of_whole_split
+// CHECK-NEXT: %[[S:.*]] = "dit.silu"(%arg0)
+// CHECK-NEXT: return %[[S]]
+func.func @concat_of_whole_split(%x: tensor<1x6x4xf16>) -> tensor<1x6x4xf16> {
+  %a, %b = "dit.split"(%x) {dim = 1 : i64, sizes = array<i64: 4, 2>} : (tensor<1x6x4xf16>) -> (tensor<1x4x4xf16>, tensor<1x2x4xf16>)
+  %c = "dit.concat"(%a, %b) {dim = -2 : i64} : (tensor<1x4x4xf16>, tensor<1x2x4xf16>) -> tensor<1x6x4xf16>
+  %s = "dit.silu"(%c) : (tensor<1x6x4xf16>) -> tensor<1x6x4xf16>
+  return %s : tensor<1x6x4xf16>
+}
+
+// -----
+
+// The pieces swapped: a different tensor, kept.
+// CHECK-LABEL: func.func @concat_of_split_swapped
+// CHECK: "dit.split"
+// CHECK: "dit.concat"
+func.func @concat_of_split_swapped(%x: tensor<1x6x4xf16>) -> tensor<1x6x4xf16> {
+  %a, %b = "dit.split"(%x) {dim = 1 : i64, sizes = array<i64: 3, 3>} : (tensor<1x6x4xf16>) -> (tensor<1x3x4xf16>, tensor<1x3x4xf16>)
+  %c = "dit.concat"(%b, %a) {dim = 1 : i64} : (tensor<1x3x4xf16>, tensor<1x3x4xf16>) -> tensor<1x6x4xf16>
+  return %c : tensor<1x6x4xf16>
+}
+
+// -----
+
+// Joined along another dim than the split's: a different shape, kept.
+// CHECK-LABEL: func.func @concat_of_split_other_dim
+// CHECK: "dit.split"
+// CHECK: "dit.concat"
+func.func @concat_of_split_other_dim(%x: tensor<2x4xf16>) -> tensor<1x8xf16> {
+  %a, %b = "dit.split"(%x) {dim = 0 : i64, sizes = array<i64: 1, 1>} : (tensor<2x4xf16>) -> (tensor<1x4xf16>, tensor<1x4xf16>)
+  %c = "dit.concat"(%a, %b) {dim = 1 : i64} : (tensor<1x4xf16>, tensor<1x4xf16>) -> tensor<1x8xf16>
+  return %c : tensor<1x8xf16>
+}
+
+// -----
+
+// Only some of the pieces: kept.
+// CHECK-LABEL: func.func @concat_of_part_of_split
+// CHECK: "dit.split"
+// CHECK: "dit.concat"
+func.func @concat_of_part_of_split(%x: tensor<1x6x4xf16>) -> tensor<1x4x4xf16> {
+  %a, %b, %d = "dit.split"(%x) {dim = 1 : i64, sizes = array<i64: 2, 2, 2>} : (tensor<1x6x4xf16>) -> (tensor<1x2x4xf16>, tensor<1x2x4xf16>, tensor<1x2x4xf16>)
+  %c = "dit.concat"(%a, %b) {dim = 1 : i64} : (tensor<1x2x4xf16>, tensor<1x2x4xf16>) -> tensor<1x4x4xf16>
+  return %c : tensor<1x4x4xf16>
 }

@@ -59,16 +59,36 @@ func.func @last_dim_moves(%x: tensor<4x8xf32>, %g: tensor<4xf32>) -> tensor<8x4x
 
 // -----
 
-// Attention with a mask keeps its layout (the mask's layout would change too).
+// Attention with a mask: q, k and v fold into layout BSND and the mask stays as it is, since
+// its dims are [B|1, N|1, Q_S, KV_S] in every layout (aclnnFusedInferAttentionScoreV2.md:
+// attenMaskOptional by Q_S and KV_S; pseShiftOptional (B,N,Q_S,KV_S) or (1,N,Q_S,KV_S)). A
+// boolean mask (masked out = true), and an additive per-head mask over a shorter key sequence.
 // CHECK-LABEL: func.func @masked_attention
-// CHECK: "dit.attention"
-// CHECK-NOT: BSND
+// CHECK-NEXT: %[[O:.*]] = "dit.attention"(%arg0, %arg1, %arg2, %arg3) {layout = "BSND", operandSegmentSizes = array<i32: 1, 1, 1, 1>, scale = 3.500000e-01 : f32} : (tensor<1x8x4x8xbf16>, tensor<1x8x4x8xbf16>, tensor<1x8x4x8xbf16>, tensor<1x1x8x8xi1>) -> tensor<1x8x4x8xbf16>
+// CHECK-NEXT: %[[T:.*]] = "dit.transpose"(%[[O]]) {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT: return %[[T]]
 func.func @masked_attention(%q: tensor<1x8x4x8xbf16>, %k: tensor<1x8x4x8xbf16>, %v: tensor<1x8x4x8xbf16>, %m: tensor<1x1x8x8xi1>) -> tensor<1x4x8x8xbf16> {
   %a = "dit.transpose"(%q) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x8x4x8xbf16>) -> tensor<1x4x8x8xbf16>
   %b = "dit.transpose"(%k) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x8x4x8xbf16>) -> tensor<1x4x8x8xbf16>
   %c = "dit.transpose"(%v) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x8x4x8xbf16>) -> tensor<1x4x8x8xbf16>
   %o = "dit.attention"(%a, %b, %c, %m) {scale = 0.35 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<1x4x8x8xbf16>, tensor<1x4x8x8xbf16>, tensor<1x4x8x8xbf16>, tensor<1x1x8x8xi1>) -> tensor<1x4x8x8xbf16>
   return %o : tensor<1x4x8x8xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @additive_masked_attention
+// CHECK-NEXT: "dit.attention"(%arg0, %arg1, %arg2, %arg3) {layout = "BSND", mask_kind = "additive", {{.*}} : (tensor<1x8x4x8xbf16>, tensor<1x6x4x8xbf16>, tensor<1x6x4x8xbf16>, tensor<1x4x8x6xbf16>) -> tensor<1x8x4x8xbf16>
+// CANON-LABEL: func.func @additive_masked_attention
+// CANON-NEXT: %[[O:.*]] = "dit.attention"
+// CANON-NEXT: return %[[O]]
+func.func @additive_masked_attention(%q: tensor<1x8x4x8xbf16>, %k: tensor<1x6x4x8xbf16>, %v: tensor<1x6x4x8xbf16>, %m: tensor<1x4x8x6xbf16>) -> tensor<1x8x4x8xbf16> {
+  %a = "dit.transpose"(%q) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x8x4x8xbf16>) -> tensor<1x4x8x8xbf16>
+  %b = "dit.transpose"(%k) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x6x4x8xbf16>) -> tensor<1x4x6x8xbf16>
+  %c = "dit.transpose"(%v) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x6x4x8xbf16>) -> tensor<1x4x6x8xbf16>
+  %o = "dit.attention"(%a, %b, %c, %m) {scale = 0.35 : f32, mask_kind = "additive", operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<1x4x8x8xbf16>, tensor<1x4x6x8xbf16>, tensor<1x4x6x8xbf16>, tensor<1x4x8x6xbf16>) -> tensor<1x4x8x8xbf16>
+  %t = "dit.transpose"(%o) {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x4x8x8xbf16>) -> tensor<1x8x4x8xbf16>
+  return %t : tensor<1x8x4x8xbf16>
 }
 
 // -----

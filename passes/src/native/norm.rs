@@ -2,6 +2,8 @@
 
 use super::*;
 
+mod no_gamma;
+
 /// Constraint: `IsLastDimMean(m)`: reduce_mean over the last dim only (`-1` or `rank-1`),
 /// keepdim.
 fn is_last_dim_mean(args: Args, _: &NativeState) -> bool {
@@ -181,7 +183,12 @@ pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
     ("IsEpsilon", is_epsilon),
     ("RmsNormFits", rms_norm_fits),
     ("AdaLayerNormFits", ada_layer_norm_fits),
+    ("RmsNormNoGammaFits", no_gamma::rms_norm_no_gamma_fits),
 ];
 
 /// The rewrites of this topic, by the names PDLL declares.
-pub const REWRITES: &[(&str, RewriteFn)] = &[("StripCast", strip_cast), ("EpsilonOf", epsilon_of)];
+pub const REWRITES: &[(&str, RewriteFn)] = &[
+    ("StripCast", strip_cast),
+    ("EpsilonOf", epsilon_of),
+    ("OnesOverLastDim", no_gamma::ones_over_last_dim),
+];

@@ -4,6 +4,8 @@
 use super::*;
 use crate::cost;
 
+mod scatter;
+
 /// The two rotations dit.rope implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -333,11 +335,15 @@ fn rope_mode(
 }
 
 /// The constraints of this topic, by the names PDLL declares.
-pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[("RopeFits", rope_fits)];
+pub const CONSTRAINTS: &[(&str, ConstraintFn)] = &[
+    ("RopeFits", rope_fits),
+    ("RopeScatterFits", scatter::rope_scatter_fits),
+];
 
 /// The rewrites of this topic, by the names PDLL declares.
 pub const REWRITES: &[(&str, RewriteFn)] = &[
     ("RopeMode", rope_mode),
     ("ReportRope", report_rope),
     ("RopeTable", rope_table),
+    ("RopeScatter", scatter::rope_scatter),
 ];

@@ -112,9 +112,14 @@ func.func @rms_norm_shared_rsqrt(%x: tensor<8x32xf32>, %g: tensor<32xf32>) -> (t
 
 // -----
 
-// γ is a full tensor, not a per-feature vector: no dit.rms_norm can take it; the report says why.
+// γ is a full tensor, not a per-feature vector: no dit.rms_norm can take it as gamma; the report
+// says why. The unweighted norm under it is raised with a weight of ones (enable_rms_norm's
+// no-gamma form) and γ stays a multiply.
 // CHECK-LABEL: func.func @rms_norm_gamma_not_vector
-// CHECK-NOT: "dit.rms_norm"
+// CHECK: %[[ONES:.*]] = arith.constant dense<1.000000e+00> : tensor<32xf32>
+// CHECK-NEXT: %[[N:.*]] = "dit.rms_norm"(%arg0, %[[ONES]]) {epsilon = 9.99999997E-7 : f32}
+// CHECK-NEXT: %[[O:.*]] = "dit.mul"(%[[N]], %arg1)
+// CHECK-NEXT: return %[[O]]
 // REPORT: skipped at {{.*}}norm.mlir:[[@LINE+9]]:8: gamma must be a vector over the last dim, got rank 2
 func.func @rms_norm_gamma_not_vector(%x: tensor<8x32xf32>, %g: tensor<8x32xf32>) -> tensor<8x32xf32> {
   %two = arith.constant dense<2.0> : tensor<f32>
@@ -126,6 +131,83 @@ func.func @rms_norm_gamma_not_vector(%x: tensor<8x32xf32>, %g: tensor<8x32xf32>)
   %n = "dit.mul"(%x, %r) : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
   %o = "dit.mul"(%n, %g) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
   return %o : tensor<8x32xf32>
+}
+
+// -----
+
+// ----- enable_rms_norm without a weight: x·rsqrt(mean(x², -1) + ε) == rms_norm(x, 1){ε} -----
+
+// diffusers' RMSNorm(elementwise_affine=False) in f32 as LTX-Video runs it: cast up, pow 2, mean,
+// add eps, rsqrt, mul, cast back; the cast-up x also feeds a residual add. aclnnRmsNorm takes
+// gamma always: a constant of ones of x's dtype over the last dim.
+// CHECK-LABEL: func.func @rms_norm_no_gamma_cast
+// CHECK: %[[ONES:.*]] = arith.constant dense<1.000000e+00> : tensor<64xbf16>
+// CHECK: %[[N:.*]] = "dit.rms_norm"(%arg0, %[[ONES]]) {epsilon = 9.99999997E-7 : f32} : (tensor<2x8x64xbf16>, tensor<64xbf16>) -> tensor<2x8x64xbf16>
+// CHECK-NOT: "dit.reduce_mean"
+// REPORT: applied at {{.*}}norm.mlir:[[@LINE+10]]:8: decomposed RMSNorm without weight -> dit.rms_norm(x, ones)
+func.func @rms_norm_no_gamma_cast(%x: tensor<2x8x64xbf16>) -> (tensor<2x8x64xbf16>, tensor<2x8x64xf32>) {
+  %two = arith.constant dense<2.0> : tensor<f32>
+  %eps = arith.constant dense<1.0e-6> : tensor<f32>
+  %xf = "dit.cast"(%x) : (tensor<2x8x64xbf16>) -> tensor<2x8x64xf32>
+  %sq = "dit.pow"(%xf, %two) : (tensor<2x8x64xf32>, tensor<f32>) -> tensor<2x8x64xf32>
+  %m = "dit.reduce_mean"(%sq) {dims = array<i64: 2>, keepdim = true} : (tensor<2x8x64xf32>) -> tensor<2x8x1xf32>
+  %a = "dit.add"(%m, %eps) : (tensor<2x8x1xf32>, tensor<f32>) -> tensor<2x8x1xf32>
+  %r = "dit.rsqrt"(%a) : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %n = "dit.mul"(%xf, %r) : (tensor<2x8x64xf32>, tensor<2x8x1xf32>) -> tensor<2x8x64xf32>
+  %o = "dit.cast"(%n) : (tensor<2x8x64xf32>) -> tensor<2x8x64xbf16>
+  %res = "dit.add"(%xf, %xf) : (tensor<2x8x64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  return %o, %res : tensor<2x8x64xbf16>, tensor<2x8x64xf32>
+}
+
+// -----
+
+// All in f32, x·x for the square, the rsqrt on the left of the product.
+// CHECK-LABEL: func.func @rms_norm_no_gamma_f32
+// CHECK: %[[ONES:.*]] = arith.constant dense<1.000000e+00> : tensor<32xf32>
+// CHECK-NEXT: %[[N:.*]] = "dit.rms_norm"(%arg0, %[[ONES]]) {epsilon = 9.99999974E-6 : f32} : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+// CHECK-NEXT: return %[[N]]
+func.func @rms_norm_no_gamma_f32(%x: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %eps = arith.constant dense<1.0e-5> : tensor<f32>
+  %sq = "dit.mul"(%x, %x) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = "dit.reduce_mean"(%sq) {dims = array<i64: -1>, keepdim = true} : (tensor<8x32xf32>) -> tensor<8x1xf32>
+  %a = "dit.add"(%m, %eps) : (tensor<8x1xf32>, tensor<f32>) -> tensor<8x1xf32>
+  %r = "dit.rsqrt"(%a) : (tensor<8x1xf32>) -> tensor<8x1xf32>
+  %n = "dit.mul"(%r, %x) : (tensor<8x1xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %n : tensor<8x32xf32>
+}
+
+// -----
+
+// The product in f32 returned as it is while x is bf16: the kernel would have to cast; left
+// alone, the report says why.
+// CHECK-LABEL: func.func @rms_norm_no_gamma_wider_result
+// CHECK-NOT: "dit.rms_norm"
+// REPORT: skipped at {{.*}}norm.mlir:[[@LINE+8]]:8: the normalised result's type differs from x's
+func.func @rms_norm_no_gamma_wider_result(%x: tensor<8x32xbf16>) -> tensor<8x32xf32> {
+  %eps = arith.constant dense<1.0e-5> : tensor<f32>
+  %xf = "dit.cast"(%x) : (tensor<8x32xbf16>) -> tensor<8x32xf32>
+  %sq = "dit.mul"(%xf, %xf) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = "dit.reduce_mean"(%sq) {dims = array<i64: -1>, keepdim = true} : (tensor<8x32xf32>) -> tensor<8x1xf32>
+  %a = "dit.add"(%m, %eps) : (tensor<8x1xf32>, tensor<f32>) -> tensor<8x1xf32>
+  %r = "dit.rsqrt"(%a) : (tensor<8x1xf32>) -> tensor<8x1xf32>
+  %n = "dit.mul"(%xf, %r) : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
+  return %n : tensor<8x32xf32>
+}
+
+// -----
+
+// A dynamic last dim: no weight of ones can be built; left alone, the report says why.
+// CHECK-LABEL: func.func @rms_norm_no_gamma_dynamic_last_dim
+// CHECK-NOT: "dit.rms_norm"
+// REPORT: skipped at {{.*}}norm.mlir:[[@LINE+7]]:8: the last dim is dynamic
+func.func @rms_norm_no_gamma_dynamic_last_dim(%x: tensor<8x?xf32>) -> tensor<8x?xf32> {
+  %eps = arith.constant dense<1.0e-5> : tensor<f32>
+  %sq = "dit.mul"(%x, %x) : (tensor<8x?xf32>, tensor<8x?xf32>) -> tensor<8x?xf32>
+  %m = "dit.reduce_mean"(%sq) {dims = array<i64: -1>, keepdim = true} : (tensor<8x?xf32>) -> tensor<8x1xf32>
+  %a = "dit.add"(%m, %eps) : (tensor<8x1xf32>, tensor<f32>) -> tensor<8x1xf32>
+  %r = "dit.rsqrt"(%a) : (tensor<8x1xf32>) -> tensor<8x1xf32>
+  %n = "dit.mul"(%x, %r) : (tensor<8x?xf32>, tensor<8x1xf32>) -> tensor<8x?xf32>
+  return %n : tensor<8x?xf32>
 }
 
 // -----

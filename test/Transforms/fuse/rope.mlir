@@ -202,3 +202,195 @@ func.func @rope_table_too_narrow(%x: tensor<2x8x32xf16>, %cos: tensor<8x1xf16>, 
   %sum = "dit.add"(%xc, %rs) : (tensor<2x8x32xf16>, tensor<2x8x32xf16>) -> tensor<2x8x32xf16>
   return %sum : tensor<2x8x32xf16>
 }
+
+// -----
+
+// ----- enable_rope, the scatter form: Wan2.1's out[..., 0::2] = x1·c − x2·s,
+// out[..., 1::2] = x1·s + x2·c (c = cos[..., 0::2], s = sin[..., 1::2]) == rope(x, cos', sin')
+// {interleave} with cos', sin' = c, s repeated over each pair -----
+
+// As the torch conversion writes Wan's apply_rotary_emb (q and k, one pair of tables): pairs
+// via reshape + split, products in f32, each stream cast back to bf16 by the store, the columns
+// concatenated and flattened. The half tables are views of f32 arguments: the rewrite repeats
+// them over the pairs and casts them to bf16 (rules rope.cos_dtype, rope.sin_dtype), layout ops
+// the pre-pack runs once; the second rope reuses the first's tables. 26 kernels -> 2.
+// CHECK-LABEL: func.func @rope_scatter_wan
+// CHECK: %[[C:.*]] = "dit.slice"(%arg2) {dim = 3 : i64, end = 16 : i64, start = 0 : i64, step = 2 : i64}
+// CHECK-NEXT: %[[CC:.*]] = "dit.cast"(%[[C]]) : (tensor<1x4x1x8xf32>) -> tensor<1x4x1x8xbf16>
+// CHECK-NEXT: %[[C1:.*]] = "dit.reshape"(%[[CC]]) : (tensor<1x4x1x8xbf16>) -> tensor<1x4x1x8x1xbf16>
+// CHECK-NEXT: %[[C2:.*]] = "dit.broadcast"(%[[C1]]) : (tensor<1x4x1x8x1xbf16>) -> tensor<1x4x1x8x2xbf16>
+// CHECK-NEXT: %[[COS:.*]] = "dit.reshape"(%[[C2]]) : (tensor<1x4x1x8x2xbf16>) -> tensor<1x4x1x16xbf16>
+// CHECK-NEXT: %[[S:.*]] = "dit.slice"(%arg3) {dim = 3 : i64, end = 16 : i64, start = 1 : i64, step = 2 : i64}
+// CHECK-NEXT: %[[SC:.*]] = "dit.cast"(%[[S]]) : (tensor<1x4x1x8xf32>) -> tensor<1x4x1x8xbf16>
+// CHECK-NEXT: %[[S1:.*]] = "dit.reshape"(%[[SC]])
+// CHECK-NEXT: %[[S2:.*]] = "dit.broadcast"(%[[S1]])
+// CHECK-NEXT: %[[SIN:.*]] = "dit.reshape"(%[[S2]]) : (tensor<1x4x1x8x2xbf16>) -> tensor<1x4x1x16xbf16>
+// CHECK-NEXT: %[[Q:.*]] = "dit.rope"(%arg0, %[[COS]], %[[SIN]]) {mode = "interleave"} : (tensor<1x4x2x16xbf16>, tensor<1x4x1x16xbf16>, tensor<1x4x1x16xbf16>) -> tensor<1x4x2x16xbf16>
+// CHECK-NEXT: %[[K:.*]] = "dit.rope"(%arg1, %[[COS]], %[[SIN]]) {mode = "interleave"}
+// CHECK-NEXT: return %[[Q]], %[[K]]
+// REPORT-DAG: applied at {{.*}}rope.mlir:[[@LINE+26]]:9: out[0::2] = x1*c - x2*s, out[1::2] = x1*s + x2*c -> dit.rope(interleave) (c, s repeated over each pair once at load, cast to bf16: rules rope.cos_dtype, rope.sin_dtype)
+// REPORT-DAG: applied at {{.*}}rope.mlir:[[@LINE+43]]:10: out[0::2] = x1*c - x2*s
+// REPORT: kernels: 26 before, 2 after
+// REPORT-NEXT: pre-pack (init entry, once at load): 4 kernels,
+// LOWER-LABEL: func.func @rope_scatter_wan(
+// LOWER-SAME: dit.launches = 2 : i64
+func.func @rope_scatter_wan(%q: tensor<1x4x2x16xbf16>, %k: tensor<1x4x2x16xbf16>, %cos: tensor<1x4x1x16xf32>, %sin: tensor<1x4x1x16xf32>) -> (tensor<1x4x2x16xbf16>, tensor<1x4x2x16xbf16>) {
+  %c = "dit.slice"(%cos) {dim = 3 : i64, end = 16 : i64, start = 0 : i64, step = 2 : i64} : (tensor<1x4x1x16xf32>) -> tensor<1x4x1x8xf32>
+  %s = "dit.slice"(%sin) {dim = 3 : i64, end = 16 : i64, start = 1 : i64, step = 2 : i64} : (tensor<1x4x1x16xf32>) -> tensor<1x4x1x8xf32>
+  %qp = "dit.reshape"(%q) : (tensor<1x4x2x16xbf16>) -> tensor<1x4x2x8x2xbf16>
+  %q1c, %q2c = "dit.split"(%qp) {dim = 4 : i64, sizes = array<i64: 1, 1>} : (tensor<1x4x2x8x2xbf16>) -> (tensor<1x4x2x8x1xbf16>, tensor<1x4x2x8x1xbf16>)
+  %q1 = "dit.reshape"(%q1c) : (tensor<1x4x2x8x1xbf16>) -> tensor<1x4x2x8xbf16>
+  %q2 = "dit.reshape"(%q2c) : (tensor<1x4x2x8x1xbf16>) -> tensor<1x4x2x8xbf16>
+  %q1f = "dit.cast"(%q1) : (tensor<1x4x2x8xbf16>) -> tensor<1x4x2x8xf32>
+  %a = "dit.mul"(%q1f, %c) : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
+  %q2f = "dit.cast"(%q2) : (tensor<1x4x2x8xbf16>) -> tensor<1x4x2x8xf32>
+  %b = "dit.mul"(%q2f, %s) : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
+  %ev = "dit.sub"(%a, %b) : (tensor<1x4x2x8xf32>, tensor<1x4x2x8xf32>) -> tensor<1x4x2x8xf32>
+  %evb = "dit.cast"(%ev) : (tensor<1x4x2x8xf32>) -> tensor<1x4x2x8xbf16>
+  %evc = "dit.reshape"(%evb) : (tensor<1x4x2x8xbf16>) -> tensor<1x4x2x8x1xbf16>
+  %p = "dit.mul"(%q1f, %s) : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
+  %r = "dit.mul"(%q2f, %c) : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
+  %od = "dit.add"(%p, %r) : (tensor<1x4x2x8xf32>, tensor<1x4x2x8xf32>) -> tensor<1x4x2x8xf32>
+  %odb = "dit.cast"(%od) : (tensor<1x4x2x8xf32>) -> tensor<1x4x2x8xbf16>
+  %odc = "dit.reshape"(%odb) : (tensor<1x4x2x8xbf16>) -> tensor<1x4x2x8x1xbf16>
+  %cat = "dit.concat"(%evc, %odc) {dim = 4 : i64} : (tensor<1x4x2x8x1xbf16>, tensor<1x4x2x8x1xbf16>) -> tensor<1x4x2x8x2xbf16>
+  %qr = "dit.reshape"(%cat) : (tensor<1x4x2x8x2xbf16>) -> tensor<1x4x2x16xbf16>
+  %kp = "dit.reshape"(%k) : (tensor<1x4x2x16xbf16>) -> tensor<1x4x2x8x2xbf16>
+  %k1c, %k2c = "dit.split"(%kp) {dim = 4 : i64, sizes = array<i64: 1, 1>} : (tensor<1x4x2x8x2xbf16>) -> (tensor<1x4x2x8x1xbf16>, tensor<1x4x2x8x1xbf16>)
+  %k1 = "dit.reshape"(%k1c) : (tensor<1x4x2x8x1xbf16>) -> tensor<1x4x2x8xbf16>
+  %k2 = "dit.reshape"(%k2c) : (tensor<1x4x2x8x1xbf16>) -> tensor<1x4x2x8xbf16>
+  %k1f = "dit.cast"(%k1) : (tensor<1x4x2x8xbf16>) -> tensor<1x4x2x8xf32>
+  %ka = "dit.mul"(%k1f, %c) : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
+  %k2f = "dit.cast"(%k2) : (tensor<1x4x2x8xbf16>) -> tensor<1x4x2x8xf32>
+  %kb = "dit.mul"(%k2f, %s) : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
+  %kev = "dit.sub"(%ka, %kb) : (tensor<1x4x2x8xf32>, tensor<1x4x2x8xf32>) -> tensor<1x4x2x8xf32>
+  %kevb = "dit.cast"(%kev) : (tensor<1x4x2x8xf32>) -> tensor<1x4x2x8xbf16>
+  %kevc = "dit.reshape"(%kevb) : (tensor<1x4x2x8xbf16>) -> tensor<1x4x2x8x1xbf16>
+  %kp2 = "dit.mul"(%k1f, %s) : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
+  %kr = "dit.mul"(%k2f, %c) : (tensor<1x4x2x8xf32>, tensor<1x4x1x8xf32>) -> tensor<1x4x2x8xf32>
+  %kod = "dit.add"(%kp2, %kr) : (tensor<1x4x2x8xf32>, tensor<1x4x2x8xf32>) -> tensor<1x4x2x8xf32>
+  %kodb = "dit.cast"(%kod) : (tensor<1x4x2x8xf32>) -> tensor<1x4x2x8xbf16>
+  %kodc = "dit.reshape"(%kodb) : (tensor<1x4x2x8xbf16>) -> tensor<1x4x2x8x1xbf16>
+  %kcat = "dit.concat"(%kevc, %kodc) {dim = 4 : i64} : (tensor<1x4x2x8x1xbf16>, tensor<1x4x2x8x1xbf16>) -> tensor<1x4x2x8x2xbf16>
+  %kr2 = "dit.reshape"(%kcat) : (tensor<1x4x2x8x2xbf16>) -> tensor<1x4x2x16xbf16>
+  return %qr, %kr2 : tensor<1x4x2x16xbf16>, tensor<1x4x2x16xbf16>
+}
+
+// -----
+
+// The same in f32 with strided slices x[..., 0::2], x[..., 1::2], the odd stream's terms and
+// the products' factors in the other order, and full-width half tables that are arguments: no
+// cast; x is the sliced tensor itself.
+// CHECK-LABEL: func.func @rope_scatter_slices_f32
+// CHECK-DAG: %[[C1:.*]] = "dit.reshape"(%arg1) : (tensor<4x8xf32>) -> tensor<4x8x1xf32>
+// CHECK-DAG: %[[C2:.*]] = "dit.broadcast"(%[[C1]]) : (tensor<4x8x1xf32>) -> tensor<4x8x2xf32>
+// CHECK-DAG: %[[COS:.*]] = "dit.reshape"(%[[C2]]) : (tensor<4x8x2xf32>) -> tensor<4x16xf32>
+// CHECK-DAG: %[[S1:.*]] = "dit.reshape"(%arg2) : (tensor<4x8xf32>) -> tensor<4x8x1xf32>
+// CHECK-DAG: %[[S2:.*]] = "dit.broadcast"(%[[S1]])
+// CHECK-DAG: %[[SIN:.*]] = "dit.reshape"(%[[S2]])
+// CHECK: %[[R:.*]] = "dit.rope"(%arg0, %[[COS]], %[[SIN]]) {mode = "interleave"} : (tensor<2x4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT: return %[[R]]
+// REPORT: applied at {{.*}}rope.mlir:[[@LINE+13]]:10: out[0::2] = x1*c - x2*s, out[1::2] = x1*s + x2*c -> dit.rope(interleave) (c, s repeated over each pair once at load)
+func.func @rope_scatter_slices_f32(%x: tensor<2x4x16xf32>, %c: tensor<4x8xf32>, %s: tensor<4x8xf32>) -> tensor<2x4x16xf32> {
+  %x1 = "dit.slice"(%x) {dim = -1 : i64, end = 16 : i64, start = 0 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %x2 = "dit.slice"(%x) {dim = 2 : i64, end = 9223372036854775807 : i64, start = 1 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %a = "dit.mul"(%c, %x1) : (tensor<4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %b = "dit.mul"(%x2, %s) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %ev = "dit.sub"(%a, %b) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %evc = "dit.reshape"(%ev) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %p = "dit.mul"(%s, %x1) : (tensor<4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %r = "dit.mul"(%x2, %c) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %od = "dit.add"(%r, %p) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %odc = "dit.reshape"(%od) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %cat = "dit.concat"(%evc, %odc) {dim = -1 : i64} : (tensor<2x4x8x1xf32>, tensor<2x4x8x1xf32>) -> tensor<2x4x8x2xf32>
+  %out = "dit.reshape"(%cat) : (tensor<2x4x8x2xf32>) -> tensor<2x4x16xf32>
+  return %out : tensor<2x4x16xf32>
+}
+
+// -----
+
+// Half tables computed per call (exp of an argument): repeating them over the pairs would be
+// work on every call, so the pattern is left alone and the report says why.
+// CHECK-LABEL: func.func @rope_scatter_tables_per_call
+// CHECK-NOT: "dit.rope"
+// REPORT: skipped at {{.*}}rope.mlir:[[@LINE+14]]:10: cos and sin are computed per call (not function arguments or views of them), so their repetition over the pairs cannot run once at load
+func.func @rope_scatter_tables_per_call(%x: tensor<2x4x16xf32>, %theta: tensor<4x8xf32>, %s: tensor<4x8xf32>) -> tensor<2x4x16xf32> {
+  %c = "dit.exp"(%theta) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x1 = "dit.slice"(%x) {dim = 2 : i64, end = 16 : i64, start = 0 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %x2 = "dit.slice"(%x) {dim = 2 : i64, end = 16 : i64, start = 1 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %a = "dit.mul"(%x1, %c) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %b = "dit.mul"(%x2, %s) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %ev = "dit.sub"(%a, %b) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %evc = "dit.reshape"(%ev) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %p = "dit.mul"(%x1, %s) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %r = "dit.mul"(%x2, %c) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %od = "dit.add"(%p, %r) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %odc = "dit.reshape"(%od) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %cat = "dit.concat"(%evc, %odc) {dim = 3 : i64} : (tensor<2x4x8x1xf32>, tensor<2x4x8x1xf32>) -> tensor<2x4x8x2xf32>
+  %out = "dit.reshape"(%cat) : (tensor<2x4x8x2xf32>) -> tensor<2x4x16xf32>
+  return %out : tensor<2x4x16xf32>
+}
+
+// -----
+
+// The tables swapped in the odd stream (x1·c + x2·s): not a rotation, left alone.
+// CHECK-LABEL: func.func @rope_scatter_swapped_tables
+// CHECK-NOT: "dit.rope"
+func.func @rope_scatter_swapped_tables(%x: tensor<2x4x16xf32>, %c: tensor<4x8xf32>, %s: tensor<4x8xf32>) -> tensor<2x4x16xf32> {
+  %x1 = "dit.slice"(%x) {dim = 2 : i64, end = 16 : i64, start = 0 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %x2 = "dit.slice"(%x) {dim = 2 : i64, end = 16 : i64, start = 1 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %a = "dit.mul"(%x1, %c) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %b = "dit.mul"(%x2, %s) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %ev = "dit.sub"(%a, %b) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %evc = "dit.reshape"(%ev) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %p = "dit.mul"(%x1, %c) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %r = "dit.mul"(%x2, %s) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %od = "dit.add"(%p, %r) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %odc = "dit.reshape"(%od) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %cat = "dit.concat"(%evc, %odc) {dim = 3 : i64} : (tensor<2x4x8x1xf32>, tensor<2x4x8x1xf32>) -> tensor<2x4x8x2xf32>
+  %out = "dit.reshape"(%cat) : (tensor<2x4x8x2xf32>) -> tensor<2x4x16xf32>
+  return %out : tensor<2x4x16xf32>
+}
+
+// -----
+
+// The streams stored the other way round (odd stream into 0::2): not a rotation, left alone.
+// CHECK-LABEL: func.func @rope_scatter_streams_swapped
+// CHECK-NOT: "dit.rope"
+func.func @rope_scatter_streams_swapped(%x: tensor<2x4x16xf32>, %c: tensor<4x8xf32>, %s: tensor<4x8xf32>) -> tensor<2x4x16xf32> {
+  %x1 = "dit.slice"(%x) {dim = 2 : i64, end = 16 : i64, start = 1 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %x2 = "dit.slice"(%x) {dim = 2 : i64, end = 16 : i64, start = 0 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %a = "dit.mul"(%x1, %c) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %b = "dit.mul"(%x2, %s) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %ev = "dit.sub"(%a, %b) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %evc = "dit.reshape"(%ev) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %p = "dit.mul"(%x1, %s) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %r = "dit.mul"(%x2, %c) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %od = "dit.add"(%p, %r) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %odc = "dit.reshape"(%od) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %cat = "dit.concat"(%evc, %odc) {dim = 3 : i64} : (tensor<2x4x8x1xf32>, tensor<2x4x8x1xf32>) -> tensor<2x4x8x2xf32>
+  %out = "dit.reshape"(%cat) : (tensor<2x4x8x2xf32>) -> tensor<2x4x16xf32>
+  return %out : tensor<2x4x16xf32>
+}
+
+// -----
+
+// An intermediate (the even stream) also returned: the rewrite would keep the old chain live,
+// so the pattern is left alone.
+// CHECK-LABEL: func.func @rope_scatter_stream_used_twice
+// CHECK-NOT: "dit.rope"
+func.func @rope_scatter_stream_used_twice(%x: tensor<2x4x16xf32>, %c: tensor<4x8xf32>, %s: tensor<4x8xf32>) -> (tensor<2x4x16xf32>, tensor<2x4x8xf32>) {
+  %x1 = "dit.slice"(%x) {dim = 2 : i64, end = 16 : i64, start = 0 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %x2 = "dit.slice"(%x) {dim = 2 : i64, end = 16 : i64, start = 1 : i64, step = 2 : i64} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+  %a = "dit.mul"(%x1, %c) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %b = "dit.mul"(%x2, %s) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %ev = "dit.sub"(%a, %b) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %evc = "dit.reshape"(%ev) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %p = "dit.mul"(%x1, %s) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %r = "dit.mul"(%x2, %c) : (tensor<2x4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  %od = "dit.add"(%p, %r) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %odc = "dit.reshape"(%od) : (tensor<2x4x8xf32>) -> tensor<2x4x8x1xf32>
+  %cat = "dit.concat"(%evc, %odc) {dim = 3 : i64} : (tensor<2x4x8x1xf32>, tensor<2x4x8x1xf32>) -> tensor<2x4x8x2xf32>
+  %out = "dit.reshape"(%cat) : (tensor<2x4x8x2xf32>) -> tensor<2x4x16xf32>
+  return %out, %ev : tensor<2x4x16xf32>, tensor<2x4x8xf32>
+}
