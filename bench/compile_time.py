@@ -14,7 +14,9 @@ For each graph (FLUX.1-dev: 1, 8 and 64 double-stream blocks, and the full model
    with register_replacement patterns for RMSNorm, RoPE, AdaLayerNorm, GELU(tanh), MulAdd and
    SwiGLU (bench/torch_peer/patterns.py), applied until it stops matching, as MindIE applies it;
 
-and prints both times, the ratio, the fusions each side made, and the scaling ratios
+times both sides alternately (dit-opt, peer, dit-opt, peer, ..., `--repeat` runs each), so
+that the machine's load changing during the run reaches both alike, and prints both medians,
+the ratio, the fusions each side made, and the scaling ratios
 (64 vs 8 blocks: 8.0 is linear). Needs the importer's venv (tools/dit-import/README.md) and a
 built dit-opt with the conversion pass. Usage:
 
@@ -38,7 +40,7 @@ from torch_peer import common  # noqa: E402
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sizes", default="1,8,64,full", help="comma-separated: block counts and/or 'full'")
-    p.add_argument("--repeat", type=int, default=3, help="timed runs per side (median reported)")
+    p.add_argument("--repeat", type=int, default=3, help="timed runs per side, alternating dit-opt and peer (medians reported)")
     p.add_argument("--dit-opt", default=None, help="dit-opt binary (default target/release, else target/debug)")
     p.add_argument("--out", default=os.path.join(common.REPO, "target", "dit-import"), help="where graphs go")
     p.add_argument("--peer-only", action="store_true", help="skip dit-opt")
@@ -85,7 +87,6 @@ def main():
 
         row = dict(name=name, blocks=label, aten_ops=aten_ops, export_s=export_s, import_s=import_s)
         if run_dit:
-            row["dit_s"], row["dit_runs"] = common.time_dit_opt(dit_opt, path, args.repeat)
             passes = common.dit_pass_times(dit_opt, path)
             row["dit_convert_s"] = passes.get(common.CONVERT_PASS, 0.0)
             row["dit_passes_s"] = sum(v for k, v in passes.items() if k not in ("Total", "Rest"))
@@ -101,8 +102,12 @@ def main():
         gm = patterns.decompose(exp.program)
         row["decompose_s"] = time.perf_counter() - t0
         row["peer_nodes_before"] = sum(1 for n in gm.graph.nodes if n.op == "call_function")
-        times, counts = [], None
+        # The two sides alternate (dit, peer, dit, peer, ...), so that a change in the machine's
+        # load during the run reaches both medians alike.
+        times, dit_times, counts = [], [], None
         for _ in range(args.repeat):
+            if run_dit:
+                dit_times += common.time_dit_opt(dit_opt, path, 1)[1]
             g = copy.deepcopy(gm)
             t0 = time.perf_counter()
             peer(g)
@@ -110,6 +115,8 @@ def main():
             counts = patterns.fused_counts(g)
             row["peer_nodes_after"] = sum(1 for n in g.graph.nodes if n.op == "call_function")
         row["peer_s"], row["peer_runs"], row["peer_counts"] = statistics.median(times), times, counts
+        if run_dit:
+            row["dit_s"], row["dit_runs"] = statistics.median(dit_times), dit_times
         rows.append(row)
         report_row(row, run_dit)
         del gm, exp

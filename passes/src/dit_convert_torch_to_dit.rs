@@ -69,7 +69,10 @@ fn demote_f64(ty: MlirType) -> (MlirType, bool) {
         return (ty, false);
     };
     match mlir::element_type(ty) {
-        Some(el) if mlir::type_text(el) == "f64" => {
+        // A type predicate, not the type's text: printing a type builds an AsmState, and this
+        // runs for every op result.
+        // SAFETY: `el` is a live type.
+        Some(el) if unsafe { mlir_sys::mlirTypeIsAF64(el) } => {
             let f32 = mlir::parse_type(mlir::type_context(ty), "f32");
             match f32 {
                 Some(f32) => (mlir::tensor_of(&info.shape, f32), true),
@@ -82,6 +85,8 @@ fn demote_f64(ty: MlirType) -> (MlirType, bool) {
 
 impl DitPass for ConvertTorchToDit {
     fn run(&mut self, module: Op, context: &PassContext) -> Result<(), PassFailed> {
+        // Every value's torch type is classified, most of them many times over.
+        let _types = types::CacheScope::new();
         let mut funcs = Vec::new();
         module.walk(&mut |op| {
             if op.is("func.func") {

@@ -20,6 +20,8 @@ pub enum DialectError {
 extern "C" {
     /// Defined by MLIR_DEFINE_CAPI_DIALECT_REGISTRATION in lib/CAPI/Dialects.cpp.
     fn mlirGetDialectHandle__dit_hooks__() -> MlirDialectHandle;
+    /// lib/CAPI/Dialects.cpp: loads the stand-in `torch` dialect (see [`parse_module`]).
+    fn ditLoadTorchPlaceholder(context: mlir_sys::MlirContext);
 }
 
 /// The C API handle of the dit dialect (declared for C in include/dit-c/Dialects.h), for
@@ -70,7 +72,16 @@ pub fn new_context() -> Result<Context, DialectError> {
 /// (MLIR's verifier, which runs them through the ODS hook, stops at the first). Parse errors
 /// and the ODS constraints go to the context's diagnostic handler; `None` means at least one
 /// error was reported.
+///
+/// Where unregistered dialects are allowed (an import pass reads torch-mlir output), a
+/// stand-in `torch` dialect is loaded first (lib/CAPI/Dialects.cpp): it parses torch ops,
+/// types and attributes into the same unregistered ops, OpaqueTypes and OpaqueAttrs, without
+/// the regex MLIR compiles for every opaque type of an unregistered dialect.
 pub fn parse_module<'c>(context: &'c Context, source: &str) -> Option<Module<'c>> {
+    if context.allow_unregistered_dialects() {
+        // SAFETY: the context is alive; loading a dialect only extends it.
+        unsafe { ditLoadTorchPlaceholder(context.to_raw()) };
+    }
     crate::verifier::with_hook_deferred(|| Module::parse(context, source))
 }
 
@@ -111,6 +122,41 @@ mod tests {
         assert!(context.is_registered_operation("dit.quant_matmul"));
         assert!(context.is_registered_operation("dit.fused"));
         assert!(!context.is_registered_operation("dit.nosuch"));
+    }
+
+    #[test]
+    fn torch_input_parses_into_unregistered_ops_and_opaque_types_and_attrs() {
+        use melior::ir::operation::OperationLike;
+        let text = r#"func.func @f(%x: !torch.vtensor<[2,?],f32>) -> !torch.vtensor<[2,?],f32> {
+  %0 = "torch.aten.relu"(%x) {k = #torch.thing<"a b">, n = #torch<"raw">} : (!torch.vtensor<[2,?],f32>) -> !torch.vtensor<[2,?],f32>
+  return %0 : !torch.vtensor<[2,?],f32>
+}"#;
+        let context = new_context().expect("dialect loads");
+        // Without unregistered dialects, torch input is refused as before.
+        assert!(parse_module(&context, text).is_none());
+        context.set_allow_unregistered_dialects(true);
+        let module = parse_module(&context, text).expect("parses");
+        let printed = module.as_operation().to_string();
+        assert!(
+            printed.contains(r#""torch.aten.relu"(%arg0) {k = #torch.thing<"a b">, n = #torch<"raw">} : (!torch.vtensor<[2,?],f32>) -> !torch.vtensor<[2,?],f32>"#),
+            "{printed}"
+        );
+        let mut op = None;
+        crate::ir::Op(module.as_operation().to_raw()).walk(&mut |o| {
+            if o.is("torch.aten.relu") {
+                op = Some(o);
+            }
+        });
+        let op = op.expect("the torch op");
+        // SAFETY: the op and its types are alive; these only read them.
+        unsafe {
+            let ty = mlir_sys::mlirValueGetType(mlir_sys::mlirOperationGetResult(op.0, 0));
+            assert!(mlir_sys::mlirTypeIsAOpaque(ty));
+            let data = mlir_sys::mlirOpaqueTypeGetData(ty);
+            let data = std::slice::from_raw_parts(data.data as *const u8, data.length);
+            assert_eq!(data, b"vtensor<[2,?],f32>");
+        }
+        assert!(module.as_operation().verify());
     }
 
     #[test]

@@ -1,15 +1,24 @@
 //! Reading ranked tensor types: element type and shape, as the verifier and passes see them.
 
-use melior::ir::{
-    r#type::{DimSize, RankedTensorType, ShapedTypeLike},
-    Type, TypeLike,
-};
+use melior::ir::{Type, TypeLike};
 use mlir_sys::{
     mlirIntegerTypeGetWidth, mlirIntegerTypeIsSignless, mlirTypeIsABF16, mlirTypeIsAF16,
     mlirTypeIsAF32, mlirTypeIsAFloat4E2M1FN, mlirTypeIsAFloat8E4M3FN, mlirTypeIsAFloat8E5M2,
     mlirTypeIsAFloat8E8M0FNU, mlirTypeIsAInteger,
 };
 use std::fmt;
+
+extern "C" {
+    /// lib/CAPI/Dialects.cpp: a ranked tensor type's rank, dims and element type in one call
+    /// (the C API's ShapedType accessors look the interface up on every call); false for any
+    /// other type.
+    fn ditRankedTensorShape(
+        ty: mlir_sys::MlirType,
+        rank: *mut isize,
+        dims: *mut *const i64,
+        element: *mut mlir_sys::MlirType,
+    ) -> bool;
+}
 
 /// The element types of DIALECT.md, plus `Other` for anything else (reported by the verifier).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -122,16 +131,26 @@ pub struct TensorInfo {
 impl TensorInfo {
     /// Reads a ranked tensor type; `None` for anything else.
     pub fn of(ty: Type) -> Option<TensorInfo> {
-        let tensor = RankedTensorType::try_from(ty).ok()?;
-        let shape = (0..tensor.rank())
-            .map(|i| match tensor.dim_size(i) {
-                Ok(DimSize::Static(d)) => i64::try_from(d).ok(),
-                _ => None,
-            })
-            .collect();
+        let (mut rank, mut dims) = (0isize, std::ptr::null());
+        let mut element = ty.to_raw();
+        // SAFETY: the type is alive; on success `dims` points at `rank` dims in its uniqued
+        // storage, which lives as long as the context (read here, not kept).
+        let shape = unsafe {
+            if !ditRankedTensorShape(ty.to_raw(), &mut rank, &mut dims, &mut element) {
+                return None;
+            }
+            // A rank-0 shape may come with a null pointer, which a slice must not have.
+            if rank == 0 {
+                &[][..]
+            } else {
+                std::slice::from_raw_parts(dims, rank as usize)
+            }
+        };
         Some(TensorInfo {
-            elem: Elem::of(tensor.element()),
-            shape,
+            // A dynamic dim is ShapedType::kDynamic (negative); a static one never is.
+            shape: shape.iter().map(|&d| (d >= 0).then_some(d)).collect(),
+            // SAFETY: the element type of a live tensor type.
+            elem: Elem::of(unsafe { Type::from_raw(element) }),
         })
     }
 
@@ -237,5 +256,25 @@ mod tests {
             broadcast_shapes(&[None, Some(3)], &s(&[7, 3])),
             Some(s(&[7, 3]))
         );
+    }
+
+    #[test]
+    fn tensor_types_read_with_dynamic_dims_rank_zero_and_non_tensors() {
+        let context = crate::new_context().unwrap();
+        let parse = |text: &str| Type::parse(&context, text).expect(text);
+        let t = TensorInfo::of(parse("tensor<2x?x8xbf16>")).unwrap();
+        assert_eq!(
+            (t.elem, t.shape),
+            (Elem::BF16, vec![Some(2), None, Some(8)])
+        );
+        let t = TensorInfo::of(parse("tensor<f32>")).unwrap();
+        assert_eq!((t.elem, t.shape), (Elem::F32, vec![]));
+        let t = TensorInfo::of(parse("tensor<0x3xi1>")).unwrap();
+        assert_eq!((t.elem, t.shape), (Elem::I1, vec![Some(0), Some(3)]));
+        let t = TensorInfo::of(parse("tensor<4xf64>")).unwrap();
+        assert_eq!(t.elem, Elem::Other("f64".into()));
+        assert!(TensorInfo::of(parse("tensor<*xf32>")).is_none());
+        assert!(TensorInfo::of(parse("memref<4xf32>")).is_none());
+        assert!(TensorInfo::of(parse("f32")).is_none());
     }
 }

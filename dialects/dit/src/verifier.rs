@@ -117,12 +117,7 @@ pub fn verify_op(op: Op) -> Check {
         return Ok(());
     };
     let ins = Operands::resolve(op, spec).map_err(|m| ("operand-segments", m))?;
-    check_types(op, spec)?;
-    let outs: Vec<TensorInfo> = op
-        .results()
-        .into_iter()
-        .filter_map(|v| v.tensor())
-        .collect();
+    let outs = check_types(op, spec)?;
     let n = name.as_str();
     if ops::BINARY.contains(&n) {
         return binary(op, &ins, &outs);
@@ -178,10 +173,13 @@ pub fn verify_op(op: Op) -> Check {
 // ----- shared checks -----
 
 /// Every operand and result is a ranked tensor of a DIALECT.md element type (dit.opaque and
-/// the region ops carry whatever they capture, but still only tensors).
-fn check_types(op: Op, spec: &OpSpec) -> Check {
+/// the region ops carry whatever they capture, but still only tensors). Returns the results'
+/// tensors, read once here for the op's own rules.
+fn check_types(op: Op, spec: &OpSpec) -> Result<Vec<TensorInfo>, (&'static str, String)> {
     let lenient = matches!(spec.name, "dit.opaque" | "dit.fused" | "dit.yield");
+    let mut outs = Vec::with_capacity(op.num_results());
     for (what, values) in [("operand", op.operands()), ("result", op.results())] {
+        let is_result = what == "result";
         for (i, v) in values.iter().enumerate() {
             let Some(t) = v.tensor() else {
                 return Err((
@@ -201,21 +199,24 @@ fn check_types(op: Op, spec: &OpSpec) -> Check {
                 "{what} #{i} ({}) needs more than 2^63-1 bytes",
                 v.ty()
             );
+            if is_result {
+                outs.push(t);
+            }
         }
     }
-    Ok(())
+    Ok(outs)
 }
 
 fn tensor(v: Val) -> TensorInfo {
     // check_types ran first: every value is a ranked tensor.
-    v.tensor().unwrap_or(TensorInfo {
+    v.tensor().unwrap_or_else(|| TensorInfo {
         elem: Elem::Other("?".into()),
         shape: vec![],
     })
 }
 
 fn one(ins: &Operands, slot: &str) -> TensorInfo {
-    ins.get(slot).map(tensor).unwrap_or(TensorInfo {
+    ins.get(slot).map(tensor).unwrap_or_else(|| TensorInfo {
         elem: Elem::Other("?".into()),
         shape: vec![],
     })
@@ -305,39 +306,47 @@ fn norm_dim(dim: i64, rank: usize, what: &str) -> Result<usize, (&'static str, S
 
 fn req_attr(op: Op, name: &str) -> Result<Attr, (&'static str, String)> {
     op.attr(name)
-        .ok_or(("required-attribute", format!("requires attribute '{name}'")))
+        .ok_or_else(|| ("required-attribute", format!("requires attribute '{name}'")))
 }
 
 fn req_bool(op: Op, name: &str) -> Result<bool, (&'static str, String)> {
-    req_attr(op, name)?.as_bool().ok_or((
-        "attribute-kind",
-        format!("attribute '{name}' must be a bool"),
-    ))
+    req_attr(op, name)?.as_bool().ok_or_else(|| {
+        (
+            "attribute-kind",
+            format!("attribute '{name}' must be a bool"),
+        )
+    })
 }
 
 /// An optional bool attribute, `default` when absent.
 fn opt_bool(op: Op, name: &str, default: bool) -> Result<bool, (&'static str, String)> {
     match op.attr(name) {
         None => Ok(default),
-        Some(a) => a.as_bool().ok_or((
-            "attribute-kind",
-            format!("attribute '{name}' must be a bool"),
-        )),
+        Some(a) => a.as_bool().ok_or_else(|| {
+            (
+                "attribute-kind",
+                format!("attribute '{name}' must be a bool"),
+            )
+        }),
     }
 }
 
 fn req_i64(op: Op, name: &str) -> Result<i64, (&'static str, String)> {
-    req_attr(op, name)?.as_i64().ok_or((
-        "attribute-kind",
-        format!("attribute '{name}' must be an i64 integer"),
-    ))
+    req_attr(op, name)?.as_i64().ok_or_else(|| {
+        (
+            "attribute-kind",
+            format!("attribute '{name}' must be an i64 integer"),
+        )
+    })
 }
 
 fn req_i64_array(op: Op, name: &str) -> Result<Vec<i64>, (&'static str, String)> {
-    req_attr(op, name)?.as_i64_array().ok_or((
-        "attribute-kind",
-        format!("attribute '{name}' must be an array<i64>"),
-    ))
+    req_attr(op, name)?.as_i64_array().ok_or_else(|| {
+        (
+            "attribute-kind",
+            format!("attribute '{name}' must be an array<i64>"),
+        )
+    })
 }
 
 fn req_f32(op: Op, name: &str) -> Result<f64, (&'static str, String)> {
@@ -362,10 +371,12 @@ fn enum_attr(
             Some(d) => return Ok(d.to_string()),
             None => return Err(("required-attribute", format!("requires attribute '{name}'"))),
         },
-        Some(a) => a.as_str().ok_or((
-            "attribute-kind",
-            format!("attribute '{name}' must be a string"),
-        ))?,
+        Some(a) => a.as_str().ok_or_else(|| {
+            (
+                "attribute-kind",
+                format!("attribute '{name}' must be a string"),
+            )
+        })?,
     };
     ensure!(
         allowed.contains(&value.as_str()),
@@ -468,14 +479,16 @@ fn binary(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     if op.is("dit.pow") || op.is("dit.div") {
         float(&l, "operand")?;
     }
-    let b = broadcast_shapes(&l.shape, &r.shape).ok_or((
-        "broadcast",
-        format!(
-            "shapes [{}] and [{}] do not broadcast",
-            shape_string(&l.shape),
-            shape_string(&r.shape)
-        ),
-    ))?;
+    let b = broadcast_shapes(&l.shape, &r.shape).ok_or_else(|| {
+        (
+            "broadcast",
+            format!(
+                "shapes [{}] and [{}] do not broadcast",
+                shape_string(&l.shape),
+                shape_string(&r.shape)
+            ),
+        )
+    })?;
     shape_is(&outs[0], &b, "result")
 }
 
@@ -676,7 +689,10 @@ fn split(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
         same_elem(&x, out, "operand and results")?;
         let mut expected = x.shape.clone();
         expected[dim] = Some(*size);
-        shape_is(out, &expected, &format!("result #{i}"))?;
+        // The name is only formatted for a failure.
+        if !shapes_compatible(&out.shape, &expected) {
+            shape_is(out, &expected, &format!("result #{i}"))?;
+        }
     }
     Ok(())
 }
@@ -752,10 +768,12 @@ fn matmul_shape(
         shape_string(&[ka]),
         shape_string(&[kb])
     );
-    let batch = broadcast_shapes(&a.shape[..ra - 2], &b.shape[..rb - 2]).ok_or((
-        "matmul.batch",
-        "batch dimensions do not broadcast".to_string(),
-    ))?;
+    let batch = broadcast_shapes(&a.shape[..ra - 2], &b.shape[..rb - 2]).ok_or_else(|| {
+        (
+            "matmul.batch",
+            "batch dimensions do not broadcast".to_string(),
+        )
+    })?;
     let mut out = batch;
     out.extend([m, n]);
     Ok(out)
@@ -1088,10 +1106,12 @@ fn quant_matmul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     enum_attr(op, "x2_format", &["ND", "FRACTAL_NZ"], Some("ND"))?;
     let mut group_size = 0;
     if let Some(a) = op.attr("group_size") {
-        let g = a.as_i64().ok_or((
-            "attribute-kind",
-            "attribute 'group_size' must be an i64 integer".to_string(),
-        ))?;
+        let g = a.as_i64().ok_or_else(|| {
+            (
+                "attribute-kind",
+                "attribute 'group_size' must be an i64 integer".to_string(),
+            )
+        })?;
         ensure!(
             g >= 0,
             "quant_matmul.group-size",
@@ -1267,14 +1287,16 @@ fn floor_div(ins: &Operands, outs: &[TensorInfo]) -> Check {
     elem_in(&l, ROUTING_ELEMS, "lhs", "floor_div.type")?;
     same_elem(&l, &r, "lhs and rhs")?;
     same_elem(&l, &outs[0], "operands and result")?;
-    let b = broadcast_shapes(&l.shape, &r.shape).ok_or((
-        "broadcast",
-        format!(
-            "shapes [{}] and [{}] do not broadcast",
-            shape_string(&l.shape),
-            shape_string(&r.shape)
-        ),
-    ))?;
+    let b = broadcast_shapes(&l.shape, &r.shape).ok_or_else(|| {
+        (
+            "broadcast",
+            format!(
+                "shapes [{}] and [{}] do not broadcast",
+                shape_string(&l.shape),
+                shape_string(&r.shape)
+            ),
+        )
+    })?;
     shape_is(&outs[0], &b, "result")
 }
 
@@ -1445,10 +1467,12 @@ fn moe_finalize_routing(ins: &Operands, outs: &[TensorInfo]) -> Check {
 }
 
 fn opaque(op: Op) -> Check {
-    let name = req_attr(op, "name")?.as_str().ok_or((
-        "attribute-kind",
-        "attribute 'name' must be a string".to_string(),
-    ))?;
+    let name = req_attr(op, "name")?.as_str().ok_or_else(|| {
+        (
+            "attribute-kind",
+            "attribute 'name' must be a string".to_string(),
+        )
+    })?;
     ensure!(!name.is_empty(), "opaque.name", "name must not be empty");
     Ok(())
 }
@@ -1460,7 +1484,7 @@ fn muls_add(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     float(&x, "x")?;
     same_elem(&x, &y, "x and y")?;
     let b = broadcast_shapes(&x.shape, &y.shape)
-        .ok_or(("broadcast", "x and y do not broadcast".to_string()))?;
+        .ok_or_else(|| ("broadcast", "x and y do not broadcast".to_string()))?;
     same_elem(&x, &outs[0], "x and result")?;
     shape_is(&outs[0], &b, "result")
 }
@@ -1682,10 +1706,12 @@ fn gelu_mul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
 
 fn kv_rms_norm_rope_cache(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     epsilon(op)?;
-    let mode = req_attr(op, "cache_mode")?.as_str().ok_or((
-        "attribute-kind",
-        "attribute 'cache_mode' must be a string".to_string(),
-    ))?;
+    let mode = req_attr(op, "cache_mode")?.as_str().ok_or_else(|| {
+        (
+            "attribute-kind",
+            "attribute 'cache_mode' must be a string".to_string(),
+        )
+    })?;
     let modes = ["Norm", "PA", "PA_BNSD", "PA_NZ", "PA_BLK_BNSD", "PA_BLK_NZ"];
     ensure!(
         modes.contains(&mode.as_str()),
@@ -1731,10 +1757,12 @@ fn kv_rms_norm_rope_cache(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check 
 }
 
 fn fused(op: Op, outs: &[TensorInfo]) -> Check {
-    let kernel = req_attr(op, "kernel")?.as_str().ok_or((
-        "attribute-kind",
-        "attribute 'kernel' must be a string".to_string(),
-    ))?;
+    let kernel = req_attr(op, "kernel")?.as_str().ok_or_else(|| {
+        (
+            "attribute-kind",
+            "attribute 'kernel' must be a string".to_string(),
+        )
+    })?;
     ensure!(
         !kernel.is_empty(),
         "fused.kernel",

@@ -60,8 +60,9 @@ fn constant_f32(v: Val) -> Option<Tensor> {
 /// elements.
 fn f32_type(v: Val) -> Option<TensorType> {
     let info = v.tensor()?;
-    let element = mlir::element_type(mlir::type_of(v))?;
-    if mlir::type_text(element) != "f32" {
+    // The element type as classified, not printed: printing a type builds an AsmState, and
+    // this runs for every op's result.
+    if info.elem != dit_dialect::tensor::Elem::F32 {
         return None;
     }
     let shape = info

@@ -9,6 +9,7 @@
 
 use super::mlir;
 use mlir_sys::MlirType;
+use std::{cell::RefCell, collections::HashMap};
 
 /// What a type is, as far as the conversion cares.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,8 +38,66 @@ impl PartialEq for MlirTypeKey {
 }
 impl Eq for MlirTypeKey {}
 
+thread_local! {
+    /// [`classify`]'s answers while a [`CacheScope`] is alive on this thread, by type pointer.
+    static CACHE: RefCell<Option<HashMap<usize, TorchType>>> = const { RefCell::new(None) };
+}
+
+/// While alive, [`classify`] answers each type once: a conversion run classifies every value
+/// of the graph, and reading a torch type's text and building its builtin type cost more than
+/// the rest of the run's work on it. Types are uniqued and live as long as their context, which
+/// outlives the run, so within the run a type's pointer names it; the answers are dropped with
+/// the scope (a later context may reuse the addresses).
+pub struct CacheScope {
+    /// Whether this scope started the cache (a nested one leaves it to the outer).
+    owner: bool,
+}
+
+impl CacheScope {
+    /// Starts remembering answers on this thread (or joins the scope already open).
+    pub fn new() -> Self {
+        let owner = CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            let start = c.is_none();
+            if start {
+                *c = Some(HashMap::new());
+            }
+            start
+        });
+        Self { owner }
+    }
+}
+
+impl Default for CacheScope {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for CacheScope {
+    fn drop(&mut self) {
+        if self.owner {
+            CACHE.with(|c| *c.borrow_mut() = None);
+        }
+    }
+}
+
 /// Classifies `ty`, converting a value tensor type to its builtin tensor type.
 pub fn classify(ty: MlirType) -> TorchType {
+    let key = ty.ptr as usize;
+    if let Some(hit) = CACHE.with(|c| c.borrow().as_ref().and_then(|m| m.get(&key).cloned())) {
+        return hit;
+    }
+    let answer = classify_uncached(ty);
+    CACHE.with(|c| {
+        if let Some(m) = c.borrow_mut().as_mut() {
+            m.insert(key, answer.clone());
+        }
+    });
+    answer
+}
+
+fn classify_uncached(ty: MlirType) -> TorchType {
     let Some(body) = mlir::opaque_type_body(ty, "torch") else {
         return TorchType::NotTorch;
     };

@@ -20,3 +20,69 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Dit, dit_hooks);
 }
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Dit, dit_hooks, mlir::dit::DitDialect)
+
+//===----------------------------------------------------------------------===//
+// Fast paths for dit-opt's hot loops (issue 17, compile time)
+//===----------------------------------------------------------------------===//
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
+
+namespace mlir::dit {
+/// A stand-in for the torch dialect that dit does not link: it accepts every `torch.*` op and
+/// makes every `!torch.*` type and `#torch.*` attribute the same OpaqueType / OpaqueAttr the
+/// parser makes for an unregistered dialect. Why it exists: for an unregistered dialect
+/// MLIR's parser checks every opaque type it forms with Dialect::isValidNamespace, which
+/// compiles a regex on each call; a torch-mlir import of FLUX.1-dev has ~34,000 torch type
+/// uses, and those regexes were a fifth of dit-opt's whole run. Loaded only where
+/// unregistered dialects are allowed (src/context.rs), so nothing else changes.
+class TorchPlaceholderDialect : public Dialect {
+public:
+  explicit TorchPlaceholderDialect(MLIRContext *context)
+      : Dialect(getDialectNamespace(), context,
+                TypeID::get<TorchPlaceholderDialect>()) {
+    allowUnknownOperations();
+    allowUnknownTypes();
+  }
+  static constexpr StringLiteral getDialectNamespace() { return StringLiteral("torch"); }
+
+  /// As the parser's unregistered-dialect path: the attribute's text, kept opaque.
+  Attribute parseAttribute(DialectAsmParser &parser, Type type) const override {
+    MLIRContext *context = getContext();
+    return OpaqueAttr::get(StringAttr::get(context, getNamespace()),
+                           parser.getFullSymbolSpec(),
+                           type ? type : NoneType::get(context));
+  }
+};
+} // namespace mlir::dit
+
+MLIR_DECLARE_EXPLICIT_TYPE_ID(mlir::dit::TorchPlaceholderDialect)
+MLIR_DEFINE_EXPLICIT_TYPE_ID(mlir::dit::TorchPlaceholderDialect)
+
+extern "C" {
+/// Loads the torch stand-in (above) into `context` unless a `torch` dialect is loaded.
+void ditLoadTorchPlaceholder(MlirContext context) {
+  mlir::MLIRContext *ctx = unwrap(context);
+  if (!ctx->getLoadedDialect("torch"))
+    ctx->getOrLoadDialect<mlir::dit::TorchPlaceholderDialect>();
+}
+
+/// Reads a ranked tensor type in one call: its rank, a pointer to its dims (in the uniqued
+/// type storage, alive as long as the context; dynamic dims are ShapedType::kDynamic) and
+/// its element type. False for any other type. The C API's ShapedType accessors look the
+/// ShapedType interface up on every call (rank, each dim, element type), which made reading
+/// shapes the dit verifier's main cost.
+bool ditRankedTensorShape(MlirType type, intptr_t *rank, const int64_t **dims,
+                          MlirType *element) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(unwrap(type));
+  if (!tensor)
+    return false;
+  llvm::ArrayRef<int64_t> shape = tensor.getShape();
+  *rank = static_cast<intptr_t>(shape.size());
+  *dims = shape.data();
+  *element = wrap(tensor.getElementType());
+  return true;
+}
+}
