@@ -1,6 +1,10 @@
 //! Generates the dit dialect from its ODS definition (include/dit/*.td) with the
 //! `mlir-tblgen` of the same LLVM/MLIR 22 install that mlir-sys links, and compiles it, with
-//! its C API handle (lib/CAPI/Dialects.cpp), into this crate.
+//! its C API handle (lib/CAPI/Dialects.cpp), into this crate; and generates, from the same
+//! records, the Rust op table of the dit-ops crate (build_op_table.rs).
+
+#[path = "build_op_table.rs"]
+mod op_table;
 
 use std::{
     env,
@@ -53,6 +57,9 @@ fn main() {
         tblgen(&bin, args, &mlir_include, &generated.join(name));
     }
     fix_segment_size_messages(&generated.join("DitOps.cpp.inc"));
+    let records = generated.join("DitOps.json");
+    dump_records(&bin, &mlir_include, &records);
+    op_table::write(&records, &generated.join("op_table.rs"));
     cc::Build::new()
         .cpp(true)
         .file("lib/DitDialect.cpp")
@@ -81,6 +88,20 @@ fn tblgen(bin: &Path, args: &[&str], mlir_include: &str, output: &Path) {
         .status()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.join("mlir-tblgen").display()));
     assert!(status.success(), "mlir-tblgen {args:?} failed");
+}
+
+/// Writes the records of include/dit/DitOps.td as JSON (`llvm-tblgen --dump-json`: mlir-tblgen
+/// has no JSON backend; both read the same .td files), for the Rust op table.
+fn dump_records(bin: &Path, mlir_include: &str, output: &Path) {
+    let status = Command::new(bin.join("llvm-tblgen"))
+        .arg("--dump-json")
+        .args(["-I", "include", "-I", mlir_include])
+        .arg("include/dit/DitOps.td")
+        .arg("-o")
+        .arg(output)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.join("llvm-tblgen").display()));
+    assert!(status.success(), "llvm-tblgen --dump-json failed");
 }
 
 /// mlir-tblgen 22 writes a broken C++ string for ops with `AttrSizedOperandSegments` when

@@ -9,6 +9,7 @@
 //! (tools/dit-opt/tests/launches.rs checks this on every bundled model).
 
 use crate::report::RawPoint;
+use dit_dialect::ops::OpKind;
 use dit_dialect::{diagnostics::file_line_col, ir::Op, tensor::TensorInfo};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -192,8 +193,8 @@ pub enum Placement {
 pub fn placement(op: Op) -> Placement {
     let name = op.name();
     if !name.starts_with("dit.")
-        || op.is("dit.yield")
-        || op.parent().is_some_and(|p| p.is("dit.fused"))
+        || op.is_kind(OpKind::Yield)
+        || op.parent().is_some_and(|p| p.is_kind(OpKind::Fused))
     {
         return Placement::View;
     }
@@ -220,7 +221,7 @@ pub fn library_launches(op: Op) -> usize {
 
 /// The kernel-table entry the lowering picks for `op` (none for dit.fused and dit.opaque).
 fn library_entry(op: Op) -> Option<&'static dit_runtime::kernels::KernelSpec> {
-    if op.is("dit.fused") || op.is("dit.opaque") {
+    if op.is_kind(OpKind::Fused) || op.is_kind(OpKind::Opaque) {
         return None;
     }
     let attrs = crate::dit_lower_to_aclnn::runtime_attrs(op).ok()?;
@@ -525,7 +526,7 @@ pub fn bind_dynamic_dims(func: Op, hints: &ShapeHints) -> BoundShapes {
                 .filter_map(|v| Some((v.tensor()?.shape, shape_of(&bound, v)?)))
                 .collect();
             let mut shape = t.shape.clone();
-            let concat_dim = (op.is("dit.concat"))
+            let concat_dim = (op.is_kind(OpKind::Concat))
                 .then(|| dit_dialect::ops::i64_attr(op, "dim"))
                 .flatten()
                 .map(|d| if d < 0 { d + t.rank() as i64 } else { d } as usize);
@@ -548,7 +549,7 @@ pub fn bind_dynamic_dims(func: Op, hints: &ShapeHints) -> BoundShapes {
                         .flatten()
                 };
             }
-            if op.is("dit.reshape") && t.shape.iter().filter(|d| d.is_none()).count() == 1 {
+            if op.is_kind(OpKind::Reshape) && t.shape.iter().filter(|d| d.is_none()).count() == 1 {
                 if let Some((_, input)) = operands.first() {
                     // Products that overflow bind nothing: the dim stays unbound.
                     let total = input.iter().try_fold(1i64, |acc, d| acc.checked_mul((*d)?));

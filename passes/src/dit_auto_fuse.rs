@@ -12,50 +12,30 @@ use crate::{
 };
 use dit_dialect::{
     ir::{create_op_before, create_region_op_before, Attr, Op, Val},
-    ops,
+    ops::{self, OpKind},
     tensor::TensorInfo,
 };
 use melior::ir::TypeLike;
 use std::collections::{HashMap, HashSet};
 
-/// Library vector kernels a generated kernel computes as well: each works row by row along the
-/// last dim (norms, rope, halves products) or copies whole rows (concat), so it tiles like an
-/// elementwise op. Alone it stays a library call; in a chain it joins the group's kernel.
-pub const ROW_OPS: &[&str] = &[
-    "dit.fast_gelu",
-    "dit.rms_norm",
-    "dit.layer_norm",
-    "dit.ada_layer_norm",
-    "dit.rope",
-    "dit.concat",
-    "dit.muls_add",
-    "dit.silu_mul",
-    "dit.gelu_mul",
-];
-
-/// Row ops whose axis attribute must name the last dim for the op to work row by row.
-const LAST_DIM_OPS: &[&str] = &["dit.swiglu", "dit.softmax"];
-
-/// Elementwise ops the generated kernels do not compute: the Ascend C emitter has no sine or
-/// cosine (AscendC's Sin/Cos need a tmp buffer sized by GetSinCosMaxMinTmpSize, which the plan
-/// does not budget), so these stay one aclnnSin / aclnnCos kernel each.
-const NOT_GENERATED: &[&str] = &["dit.sin", "dit.cos"];
-
 /// Whether a generated vector kernel computes `op`: the elementwise primitives of the op table
-/// (but not dit.sin and dit.cos, which generated kernels do not implement), dit.cast, and the row ops.
+/// (but not dit.sin and dit.cos: the Ascend C emitter has no sine or cosine, since AscendC's
+/// Sin/Cos need a tmp buffer sized by GetSinCosMaxMinTmpSize, which the plan does not budget,
+/// so these stay one aclnnSin / aclnnCos kernel each), dit.cast, and the row-wise ops
+/// (`Dit_RowWise`: library vector kernels that work row by row along the last dim or copy
+/// whole rows, so they tile like an elementwise op; alone one stays a library call, in a chain
+/// it joins the group's kernel), softmax and swiglu among them when their `dim` is the last.
 pub fn is_vector_op(op: Op) -> bool {
-    let name = op.name();
-    let name = name.as_str();
-    if NOT_GENERATED.contains(&name) {
+    let Some(kind) = op.kind() else {
+        return false;
+    };
+    if matches!(kind, OpKind::Sin | OpKind::Cos) {
         return false;
     }
-    if ops::BINARY.contains(&name) || ops::UNARY.contains(&name) || name == "dit.cast" {
+    if kind.is_elementwise() || kind == OpKind::Cast || kind.is_row_wise() {
         return true;
     }
-    if ROW_OPS.contains(&name) {
-        return true;
-    }
-    LAST_DIM_OPS.contains(&name)
+    kind.is_row_wise_on_last_dim()
         && op.operand(0).tensor().is_some_and(|t| {
             let rank = t.rank() as i64;
             ops::i64_attr(op, "dim").is_some_and(|d| d == rank - 1 || d == -1)
@@ -736,7 +716,7 @@ impl AutoFuse {
         let output_types: Vec<_> = shape.outputs.iter().map(|v| v.ty().to_raw()).collect();
         let (fused, body) = create_region_op_before(
             last,
-            "dit.fused",
+            OpKind::Fused.name(),
             &shape.inputs,
             &output_types,
             &[("kernel", Attr::string(last.context_raw(), &kernel))],
@@ -770,7 +750,10 @@ impl AutoFuse {
         }
         let names: Vec<String> = members
             .iter()
-            .map(|o| o.name().trim_start_matches("dit.").to_string())
+            .map(|o| {
+                o.kind()
+                    .map_or_else(|| o.name(), |k| k.mnemonic().to_string())
+            })
             .collect();
         let detail = if members.len() == 1 {
             format!(
@@ -885,7 +868,7 @@ fn inside(op: Op, ancestor: Op) -> bool {
 fn create_op_before_end(block: dit_dialect::ir::Block, values: &[Val]) -> Option<Op> {
     // Built before the body's last op (the group's last member), then moved to the end.
     let anchor = *block.ops().last()?;
-    let y = create_op_before(anchor, "dit.yield", values, &[], &[]);
+    let y = create_op_before(anchor, OpKind::Yield.name(), values, &[], &[]);
     y.move_to_end_of(block);
     Some(y)
 }
@@ -989,21 +972,14 @@ fn view_root(v: Val) -> Val {
     let mut v = v;
     for _ in 0..64 {
         match v.defining_op() {
-            Some(d) if VIEW_LIKE.contains(&d.name().as_str()) => v = d.operand(0),
+            // Views (`Dit_ViewLike`): their results are (possibly strided) views of their
+            // first operand.
+            Some(d) if d.kind().is_some_and(OpKind::is_view_like) => v = d.operand(0),
             _ => break,
         }
     }
     v
 }
-
-/// Ops whose results are (possibly strided) views of their first operand.
-const VIEW_LIKE: &[&str] = &[
-    "dit.reshape",
-    "dit.bitcast",
-    "dit.broadcast",
-    "dit.split",
-    "dit.slice",
-];
 
 /// Aggressive level 2: kernels that read the same tensor (slices of one projection's output,
 /// the same rotary table, one modulation vector) and do not depend on each other become one

@@ -6,6 +6,7 @@ use crate::{
     dit_dce::eliminate_dead_code,
     registry::{DitPass, PassContext, PassFailed},
 };
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     ir::{create_op_before, Attr, Op, Val},
     ops::{i64_array_attr, i64_attr},
@@ -49,7 +50,7 @@ pub fn fold_all(root: Op) -> usize {
 /// canonical form does, so patterns need to match one operand order only. Returns whether it
 /// swapped.
 pub fn constant_to_rhs(op: Op) -> bool {
-    if !(op.is("dit.add") || op.is("dit.mul")) || op.num_operands() != 2 {
+    if !(op.is_kind(OpKind::Add) || op.is_kind(OpKind::Mul)) || op.num_operands() != 2 {
         return false;
     }
     let is_constant =
@@ -68,7 +69,7 @@ fn fold(op: Op) -> bool {
     if constant_to_rhs(op) {
         return true;
     }
-    if op.is("dit.concat") {
+    if op.is_kind(OpKind::Concat) {
         return concat_of_whole_split(op) || drop_empty_concat_pieces(op);
     }
     let unary_shape_op = [
@@ -92,7 +93,7 @@ fn fold(op: Op) -> bool {
             }
         }
     }
-    if op.is("dit.transpose") {
+    if op.is_kind(OpKind::Transpose) {
         return fold_transpose(op, input, producer);
     }
     // Identity reshape / cast / bitcast / broadcast.
@@ -181,7 +182,7 @@ fn fold_transpose(op: Op, input: Val, producer: Option<Op>) -> bool {
     let Some(perm) = i64_array_attr(op, "perm") else {
         return false;
     };
-    if let Some(inner) = producer.filter(|p| p.is("dit.transpose")) {
+    if let Some(inner) = producer.filter(|p| p.is_kind(OpKind::Transpose)) {
         if let Some(inner_perm) = i64_array_attr(inner, "perm") {
             // y1[i] = x[p1[i]], y2[i] = y1[p2[i]] = x[p1[p2[i]]].
             let composed: Option<Vec<i64>> = perm

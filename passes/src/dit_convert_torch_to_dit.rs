@@ -28,6 +28,7 @@ use crate::{
         types::{self, TorchType},
     },
 };
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     diagnostics::emit_error,
     ir::{self, Attr, Block, Op, Val},
@@ -533,7 +534,7 @@ fn make_opaque(node: &Node) -> Result<Op, String> {
         }
     }
     let attrs: Vec<(&str, Attr)> = records.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let opaque = OpBuilder::before(op).create("dit.opaque", &[&operands], &node.outs, &attrs)?;
+    let opaque = OpBuilder::before(op).create(OpKind::Opaque, &[&operands], &node.outs, &attrs)?;
     if !mlir::verifies_quietly(opaque) {
         if !opaque.has_uses() {
             opaque.erase();

@@ -3,6 +3,7 @@
 //! `remove-dead-values`.
 
 use dit_dialect::ir::Op;
+use dit_dialect::ops::OpKind;
 
 /// Whether `op` computes values only: erasing it when unused changes nothing observable.
 /// `dit.opaque` stands for any op the dialect does not model, so it may have effects.
@@ -10,14 +11,14 @@ pub fn is_side_effect_free(op: Op) -> bool {
     if op.is("arith.constant") {
         return true;
     }
-    if op.is("dit.opaque") || op.is("dit.yield") || !op.name().starts_with("dit.") {
+    if op.is_kind(OpKind::Opaque) || op.is_kind(OpKind::Yield) || !op.name().starts_with("dit.") {
         return false;
     }
     if op.num_regions() > 0 {
         let mut pure = true;
         for block in op.region_blocks(0) {
             for inner in block.ops() {
-                if !inner.is("dit.yield") && !is_side_effect_free(inner) {
+                if !inner.is_kind(OpKind::Yield) && !is_side_effect_free(inner) {
                     pure = false;
                 }
             }

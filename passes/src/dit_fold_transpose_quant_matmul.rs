@@ -5,6 +5,7 @@
 //! with it. The supplementary limit rule shares this code (dit_fold_transpose_quant_matmul_limit.rs).
 
 use crate::registry::{DitPass, PassContext, PassFailed};
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     ir::{Attr, Op, Val},
     ops::{self, str_attr, Operands},
@@ -50,7 +51,7 @@ impl DitPass for FoldTransposeQuantMatmul {
 pub fn run_rule(module: Op, context: &PassContext, rule: Rule) {
     let mut matmuls = Vec::new();
     module.walk(&mut |op| {
-        if op.is("dit.quant_matmul") {
+        if op.is_kind(OpKind::QuantMatmul) {
             matmuls.push(op);
         }
     });
@@ -120,7 +121,7 @@ fn find_on_path(value: Val, accept: &dyn Fn(Op) -> bool) -> Option<PathTransform
             bitcast: None,
         });
     }
-    if producer.is("dit.bitcast") {
+    if producer.is_kind(OpKind::Bitcast) {
         let inner = producer.operand(0).defining_op()?;
         if accept(inner) {
             return Some(PathTransform {
@@ -133,7 +134,7 @@ fn find_on_path(value: Val, accept: &dyn Fn(Op) -> bool) -> Option<PathTransform
 }
 
 fn is_data_transpose(op: Op) -> bool {
-    op.is("dit.transpose") && swaps_last_two(op)
+    op.is_kind(OpKind::Transpose) && swaps_last_two(op)
 }
 
 /// Whether `v` is an MX scale: f8E8M0FNU of rank 3, laid out `(m, ceil(k/64), 2)` for x1 and
@@ -145,7 +146,7 @@ fn is_mx_scale(v: Val) -> bool {
 /// Whether `op` is a dit.transpose that swaps the first two of three dims: what transposing
 /// the matrix an MX scale belongs to does to the scale (its first two dims swap, seed 001 §2.6).
 fn swaps_mx_scale_dims(op: Op) -> bool {
-    op.is("dit.transpose")
+    op.is_kind(OpKind::Transpose)
         && ops::i64_array_attr(op, "perm").is_some_and(|p| p.as_slice() == [1, 0, 2])
 }
 
@@ -153,12 +154,12 @@ fn swaps_mx_scale_dims(op: Op) -> bool {
 /// scale's first two) or a reshape; which of them is equivalent to the data transpose is
 /// decided by [`scale_transform_equivalent`].
 fn is_scale_transform(op: Op) -> bool {
-    is_data_transpose(op) || swaps_mx_scale_dims(op) || op.is("dit.reshape")
+    is_data_transpose(op) || swaps_mx_scale_dims(op) || op.is_kind(OpKind::Reshape)
 }
 
 /// Whether the scale transform `op` is the scale side of a data transpose, and how.
 fn scale_transform_equivalent(op: Op, dynamic: bool) -> Result<&'static str, String> {
-    if !op.is("dit.transpose") {
+    if !op.is_kind(OpKind::Transpose) {
         return reshape_equivalent(op, dynamic);
     }
     // An MX scale moves with its matrix by swapping its first two dims; any other scale by
@@ -337,9 +338,7 @@ fn has_bitcast_pattern(ins: &Operands, dynamic: bool) -> Option<&'static str> {
 fn fold(q: Op, context: &PassContext, rule: Rule) {
     let report = &context.report;
     let pattern = rule.flag();
-    let Some(spec) = ops::spec("dit.quant_matmul") else {
-        return;
-    };
+    let spec = OpKind::QuantMatmul.spec();
     let Ok(ins) = Operands::resolve(q, spec) else {
         return;
     };

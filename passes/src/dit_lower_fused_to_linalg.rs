@@ -19,6 +19,7 @@
 use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::diagnostics::emit_error;
 use dit_dialect::ir::{Block, Op, Val};
+use dit_dialect::ops::OpKind;
 use dit_dialect::tensor::{Elem, TensorInfo};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -69,7 +70,7 @@ pub struct LinalgKernel {
 pub fn lower_module(module: Op) -> Result<Vec<LinalgKernel>, PassFailed> {
     let mut groups = Vec::new();
     module.walk(&mut |op| {
-        if op.is("dit.fused") {
+        if op.is_kind(OpKind::Fused) {
             groups.push(op);
         }
     });

@@ -30,6 +30,7 @@ use crate::{
     cost::{self, Placement},
     registry::{DitPass, PassContext, PassFailed},
 };
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     diagnostics::emit_error,
     ir::{Attr, Block, Op, Val},
@@ -1045,7 +1046,7 @@ pub fn fused_body(op: Op) -> Result<Value, Failure> {
     let mut yields = Vec::new();
     for inner in block.ops() {
         let id_of = |v: Val| ids.get(&v.key()).copied();
-        if inner.is("dit.yield") {
+        if inner.is_kind(OpKind::Yield) {
             for v in inner.operands() {
                 yields
                     .push(id_of(v).ok_or_else(|| (inner, "yields an unknown value".to_string()))?);

@@ -6,6 +6,7 @@
 //! and go to the top of the function's entry block, so that a load-time pre-pack can fold them.
 
 use crate::registry::{DitPass, PassContext, PassFailed, PassOptionInfo};
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     ir::{self, Attr, Block, Op, Val},
     ops::{self, OpBuilder, Operands},
@@ -112,7 +113,7 @@ impl MergeHorizontal {
         let mut order: Vec<GroupKey> = Vec::new();
         let mut groups: HashMap<GroupKey, Vec<Candidate>> = HashMap::new();
         let mut visit = |block: Block, op: Op| {
-            if !(op.is("dit.linear") || op.is("dit.matmul")) {
+            if !(op.is_kind(OpKind::Linear) || op.is_kind(OpKind::Matmul)) {
                 return;
             }
             match candidate(op, block, entry) {
@@ -127,7 +128,7 @@ impl MergeHorizontal {
                         .push(c);
                 }
                 // Matmuls on activations (attention scores) are no projections: not reported.
-                Err(why) if op.is("dit.linear") => context.report.skipped(PATTERN, op, why),
+                Err(why) if op.is_kind(OpKind::Linear) => context.report.skipped(PATTERN, op, why),
                 Err(_) => {}
             }
         };
@@ -196,10 +197,9 @@ fn dims(shape: &[Dim]) -> String {
 
 /// Whether `op` can take part in a merge, and with which key.
 fn candidate(op: Op, block: Block, entry: Block) -> Result<(GroupKey, Candidate), String> {
-    let name = op.name();
-    let spec = ops::spec(&name).ok_or("no op spec")?;
-    let ins = Operands::resolve(op, spec)?;
-    let (x, weight, bias, flags) = if name == "dit.linear" {
+    let kind = op.kind().ok_or("not a dit op")?;
+    let ins = Operands::resolve(op, kind.spec())?;
+    let (x, weight, bias, flags) = if kind == OpKind::Linear {
         (
             ins.get("x").ok_or("no x")?,
             ins.get("weight").ok_or("no weight")?,
@@ -243,7 +243,8 @@ fn candidate(op: Op, block: Block, entry: Block) -> Result<(GroupKey, Candidate)
         None => "no bias".to_string(),
     };
     let key = format!(
-        "{name}|{:x}|{flags}|w {} {}|{bias_key}|out {} [{}]",
+        "{}|{:x}|{flags}|w {} {}|{bias_key}|out {} [{}]",
+        kind.name(),
         x.key(),
         w.elem,
         dims(&w_rest),
@@ -266,7 +267,7 @@ fn candidate(op: Op, block: Block, entry: Block) -> Result<(GroupKey, Candidate)
 /// The weight dim that holds the output features: 0 of a linear's [N, K]; of a matmul's b,
 /// the second-to-last dim when transposed ([..., N, K]), else the last ([..., K, N]).
 fn weight_n_dim(op: Op, rank: usize) -> usize {
-    if op.is("dit.linear") {
+    if op.is_kind(OpKind::Linear) {
         0
     } else if ops::bool_attr(op, "transpose_b").unwrap_or(false) {
         rank - 2
@@ -320,7 +321,7 @@ fn concat_of(
     let ty = ir::tensor_type(raw, &shape, &first.elem)
         .ok_or_else(|| format!("no MLIR type for {}", first.elem))?;
     let concat = OpBuilder::before(anchor).create(
-        "dit.concat",
+        OpKind::Concat,
         &[&values],
         &[ty],
         &[("dim", Attr::i64(raw, dim))],
@@ -364,10 +365,10 @@ fn merge(
     let merged_ty = ir::tensor_type(raw, &shape, &out.elem)
         .ok_or_else(|| format!("no MLIR type for {}", out.elem))?;
     let b = OpBuilder::before(first);
-    let merged = if first.is("dit.linear") {
+    let merged = if first.is_kind(OpKind::Linear) {
         let bias_slot: Vec<Val> = bias.into_iter().collect();
         b.create(
-            "dit.linear",
+            OpKind::Linear,
             &[&[x], &[weight], &bias_slot],
             &[merged_ty],
             &[],
@@ -379,11 +380,11 @@ fn merge(
             .filter(|(n, _)| n == "transpose_a" || n == "transpose_b")
             .collect();
         let attrs: Vec<(&str, Attr)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-        b.create("dit.matmul", &[&[x], &[weight]], &[merged_ty], &attrs)?
+        b.create(OpKind::Matmul, &[&[x], &[weight]], &[merged_ty], &attrs)?
     };
     let piece_types: Vec<_> = group.iter().map(|c| c.op.result(0).ty().to_raw()).collect();
     let split = b.create(
-        "dit.split",
+        OpKind::Split,
         &[&[merged.result(0)]],
         &piece_types,
         &[

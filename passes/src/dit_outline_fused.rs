@@ -12,6 +12,7 @@ use crate::dit_lower_fused_to_linalg::parse_in_context;
 use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::diagnostics::emit_error;
 use dit_dialect::ir::{Op, PrintOptions};
+use dit_dialect::ops::OpKind;
 use std::fmt::Write;
 
 /// The pass: replaces the module's contents with one dit function per `dit.fused` group.
@@ -21,7 +22,7 @@ impl DitPass for OutlineFused {
     fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
         let mut groups = Vec::new();
         module.walk(&mut |op| {
-            if op.is("dit.fused") {
+            if op.is_kind(OpKind::Fused) {
                 groups.push(op);
             }
         });
@@ -92,7 +93,7 @@ fn outline(op: Op, index: usize) -> Result<(String, String), String> {
         .ok_or_else(|| format!("{name}: dit.fused has no body"))?;
     // The terminator must be the group's own dit.yield: it is the one line rewritten below.
     match block.ops().last() {
-        Some(last) if last.is("dit.yield") => {}
+        Some(last) if last.is_kind(OpKind::Yield) => {}
         _ => return Err(format!("{name}: the body does not end in dit.yield")),
     }
     let inputs: Vec<String> = block

@@ -7,6 +7,7 @@
 //! docs/quantize.md.
 
 use crate::registry::{DitPass, PassContext, PassFailed, PassOptionInfo};
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     diagnostics::{file_line_col, location_name},
     ir::{self, Attr, Op, Val},
@@ -166,7 +167,7 @@ impl DitPass for Quantize {
         let mut linears = Vec::new();
         let mut called = HashSet::new();
         module.walk(&mut |op| {
-            if op.is("dit.linear") {
+            if op.is_kind(OpKind::Linear) {
                 linears.push(op);
             } else if let Some(callee) = op.attr("callee").and_then(|a| a.as_flat_symbol_ref()) {
                 called.insert(callee);
@@ -205,7 +206,7 @@ impl Quantize {
             .parent()
             .filter(|p| p.is("func.func"))
             .ok_or("the linear is not directly inside a func.func body")?;
-        let spec = dit_dialect::ops::spec("dit.linear").ok_or("no dit.linear spec")?;
+        let spec = OpKind::Linear.spec();
         let ins = Operands::resolve(linear, spec)?;
         let (xv, wv, bias) = (
             ins.get("x").ok_or("no x")?,
@@ -314,21 +315,21 @@ impl Quantize {
         let b = OpBuilder::before(linear);
         let (x2d, x2d_shape) = if flatten {
             let shape = [m, k];
-            let r = b.create("dit.reshape", &[&[xv]], &[ty(&shape, &x.elem)?], &[])?;
+            let r = b.create(OpKind::Reshape, &[&[xv]], &[ty(&shape, &x.elem)?], &[])?;
             (r.result(0), shape.to_vec())
         } else {
             (xv, x.shape.clone())
         };
         let rows = x2d_shape[0];
         let dq = b.create(
-            "dit.dynamic_quant",
+            OpKind::DynamicQuant,
             &[&[x2d], &[]],
             &[ty(&x2d_shape, &Elem::I8)?, ty(&[rows], &Elem::F32)?],
             &[],
         )?;
         let bias_slot: Vec<Val> = bias.into_iter().collect();
         let qm = b.create(
-            "dit.quant_matmul",
+            OpKind::QuantMatmul,
             &[
                 &[dq.result(0)],
                 &[args.int8],
@@ -347,7 +348,12 @@ impl Quantize {
         let mut notes = Vec::new();
         if out_elem != out.elem {
             result = b
-                .create("dit.cast", &[&[result]], &[ty(&[rows, n], &out.elem)?], &[])?
+                .create(
+                    OpKind::Cast,
+                    &[&[result]],
+                    &[ty(&[rows, n], &out.elem)?],
+                    &[],
+                )?
                 .result(0);
             notes.push(format!("output {out_elem}, cast back to {}", out.elem));
         }
@@ -369,7 +375,7 @@ impl Quantize {
                         &attrs,
                     );
                     let back = OpBuilder::before(gelu).create(
-                        "dit.reshape",
+                        OpKind::Reshape,
                         &[&[g.result(0)]],
                         &[gelu.result(0).ty().to_raw()],
                         &[],
@@ -383,7 +389,7 @@ impl Quantize {
                 None => {
                     result = b
                         .create(
-                            "dit.reshape",
+                            OpKind::Reshape,
                             &[&[result]],
                             &[linear.result(0).ty().to_raw()],
                             &[],
@@ -436,7 +442,7 @@ fn single_gelu_user(op: Op) -> Option<Op> {
     if let Some(parent) = op.parent() {
         for block in (0..parent.num_regions()).flat_map(|r| parent.region_blocks(r)) {
             for candidate in block.ops() {
-                if candidate.is("dit.gelu") && candidate.operand(0) == result {
+                if candidate.is_kind(OpKind::Gelu) && candidate.operand(0) == result {
                     user = Some(candidate);
                 }
             }

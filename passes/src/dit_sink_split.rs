@@ -13,6 +13,7 @@
 //! of at least two pieces, so every rewrite removes split/slice ops.
 
 use crate::registry::{DitPass, PassContext, PassFailed};
+use dit_dialect::ops::OpKind;
 use dit_dialect::tensor::TensorInfo;
 use dit_dialect::{
     ir::{create_op_before, Attr, Block, Op, Val},
@@ -54,7 +55,7 @@ pub fn sink_splits(root: Op, context: &PassContext) -> usize {
 fn sink_round(root: Op, context: &PassContext) -> usize {
     let mut splits = Vec::new();
     root.walk(&mut |op| {
-        if op.is("dit.split") && op.num_operands() == 1 && op.num_results() >= 2 {
+        if op.is_kind(OpKind::Split) && op.num_operands() == 1 && op.num_results() >= 2 {
             splits.push(op);
         }
     });
@@ -197,8 +198,8 @@ fn sink_plan(s: Op) -> Sink {
             out_dim: d,
         });
     }
-    let silu_mul = kind == "dit.silu_mul";
-    if !(silu_mul || dit_dialect::ops::BINARY.contains(&kind.as_str())) {
+    let silu_mul = kind == OpKind::SiluMul.name();
+    if !(silu_mul || OpKind::from_name(&kind).is_some_and(OpKind::is_binary)) {
         return Sink::No;
     }
     let slot_of = |u: &Op, p: &Val| {
@@ -248,7 +249,7 @@ fn sink_plan(s: Op) -> Sink {
             return Sink::No;
         };
         let y = other_split.operand(0);
-        let matches = other_split.is("dit.split")
+        let matches = other_split.is_kind(OpKind::Split)
             && other_split.num_operands() == 1
             && other_split.num_results() == pieces.len()
             && other_split != s
@@ -471,7 +472,7 @@ fn tree_of(
 }
 
 fn is_cutter(op: Op) -> bool {
-    op.is("dit.split") || op.is("dit.slice")
+    op.is_kind(OpKind::Split) || op.is_kind(OpKind::Slice)
 }
 
 /// The block `x` is defined in.
@@ -520,7 +521,7 @@ fn cut(op: Op, d: usize, rank: usize, base: i64, len: i64) -> Option<Vec<Piece>>
     if op.num_operands() != 1 || cut_dim(op, rank)? != d {
         return None;
     }
-    if op.is("dit.split") {
+    if op.is_kind(OpKind::Split) {
         let sizes = i64_array_attr(op, "sizes")?;
         if sizes.is_empty()
             || sizes.len() != op.num_results()
@@ -596,7 +597,7 @@ fn plan(x: Val, d: usize, size: i64, ops: &[Op]) -> Option<Plan> {
         if let Some(pieces) = cut(*op, d, rank, base, len) {
             cutters.push(Cutter {
                 op: *op,
-                is_slice: op.is("dit.slice"),
+                is_slice: op.is_kind(OpKind::Slice),
                 parent,
                 parent_piece,
                 pieces,

@@ -8,7 +8,7 @@
 use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::{
     ir::{create_op_before, Attr, Op, Val},
-    ops::{self, i64_array_attr, i64_attr, str_attr},
+    ops::{i64_array_attr, i64_attr, str_attr, OpKind},
     tensor::TensorInfo,
 };
 use melior::ir::TypeLike;
@@ -47,7 +47,7 @@ impl DitPass for SinkTranspose {
 
 /// The perm of a single-use dit.transpose feeding `v`, with its input.
 fn transposed(v: Val) -> Option<(Op, Vec<i64>, Val)> {
-    let t = v.defining_op().filter(|t| t.is("dit.transpose"))?;
+    let t = v.defining_op().filter(|t| t.is_kind(OpKind::Transpose))?;
     (v.use_count() == 1).then_some(())?;
     Some((t, i64_array_attr(t, "perm")?, t.operand(0)))
 }
@@ -96,7 +96,8 @@ fn make_transpose(anchor: Op, x: Val, perm: &[i64], out: &TensorInfo) -> Val {
 fn sink_once(op: Op, context: &PassContext) -> Option<()> {
     let name = op.name();
     // Elementwise unary ops (the op table) and cast: each element maps to itself.
-    let elementwise = |n: &str| ops::UNARY.contains(&n) || n == "dit.cast";
+    let elementwise =
+        |n: &str| OpKind::from_name(n).is_some_and(|k| k.is_unary() || k == OpKind::Cast);
     match name.as_str() {
         n if elementwise(n) || n == "dit.rms_norm" || n == "dit.rope" => {
             let (t, perm, x) = transposed(op.operand(0))?;

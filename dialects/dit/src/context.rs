@@ -59,7 +59,7 @@ pub fn new_context() -> Result<Context, DialectError> {
     }
     let context = Context::new_with_registry(&registry, false);
     context.load_all_available_dialects();
-    if context.is_registered_operation("dit.fused") {
+    if context.is_registered_operation(crate::ops::OpKind::Fused.name()) {
         Ok(context)
     } else {
         Err(DialectError::NotLoaded)

@@ -261,6 +261,26 @@ impl Op {
         }
     }
 
+    /// The dit op this is, `None` for an op of another dialect: what passes dispatch on.
+    pub fn kind(self) -> Option<crate::ops::OpKind> {
+        // SAFETY: as above; the bytes are the identifier's, valid while the context lives.
+        unsafe {
+            let s = mlirIdentifierStr(mlirOperationGetName(self.0));
+            let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+            // Every dit name is `dit.<mnemonic>`: other dialects' ops are turned away by prefix
+            // without a table search.
+            if !bytes.starts_with(b"dit.") {
+                return None;
+            }
+            crate::ops::OpKind::from_name(std::str::from_utf8(bytes).ok()?)
+        }
+    }
+
+    /// Whether the op is `kind`.
+    pub fn is_kind(self, kind: crate::ops::OpKind) -> bool {
+        self.is(kind.name())
+    }
+
     /// The op's location.
     pub fn location<'c>(self) -> Location<'c> {
         // SAFETY: as above.

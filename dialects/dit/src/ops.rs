@@ -1,259 +1,18 @@
-//! The op table of DIALECT.md in Rust: every dit op with its operand slots, and typed access
-//! to operands by slot name (resolving `operandSegmentSizes`) and to attributes.
+//! The op table of DIALECT.md in Rust (generated from the ODS records into dit-ops and
+//! re-exported here): every dit op with its operand slots, and typed access to operands by
+//! slot name (resolving `operandSegmentSizes`) and to attributes.
 
 use crate::ir::{Op, Val};
 
-/// How many values an operand slot takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arity {
-    /// Exactly one value.
-    One,
-    /// Zero or one value (`bias?`).
-    Optional,
-    /// Any number of values (`xs…`).
-    Variadic,
-}
-
-/// Whether a frontend produces the op or a fusion pass does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpClass {
-    Primitive,
-    Fused,
-}
-
-/// One op of the contract.
-#[derive(Clone, Copy, Debug)]
-pub struct OpSpec {
-    /// Full name, `dit.<op>`.
-    pub name: &'static str,
-    /// Operand slots in contract order.
-    pub operands: &'static [(&'static str, Arity)],
-    pub class: OpClass,
-    /// For a fused op that computes a different formula from the pattern it replaces: what it
-    /// computes instead, named for the numerical verdicts of a fused graph (dit-run
-    /// `--reference-npy` names each one present after fusion but not before).
-    pub substitution: Option<&'static str>,
-}
-
-impl OpSpec {
-    /// Whether the op has more than one slot that is not `One`: then MLIR needs
-    /// `operandSegmentSizes` to know which value fills which slot. DIALECT.md asks for it on
-    /// every op with an optional operand, so that it is always explicit which slot is empty.
-    pub fn needs_segments(&self) -> bool {
-        self.operands.iter().any(|(_, a)| *a == Arity::Optional)
-    }
-}
+pub use dit_ops::{Arity, AttrSpec, OpKind, OpSpec, Traits};
 
 use Arity::{One, Optional, Variadic};
-use OpClass::{Fused, Primitive};
 
-macro_rules! spec {
-    ($name:literal, $class:ident, [$(($slot:literal, $arity:ident)),* $(,)?]) => {
-        OpSpec { name: $name, class: $class, operands: &[$(($slot, $arity)),*], substitution: None }
-    };
-    ($name:literal, $class:ident, [$(($slot:literal, $arity:ident)),* $(,)?], substitutes: $what:literal) => {
-        OpSpec { name: $name, class: $class, operands: &[$(($slot, $arity)),*], substitution: Some($what) }
-    };
-}
-
-/// Every op of DIALECT.md.
-pub const OPS: &[OpSpec] = &[
-    spec!("dit.add", Primitive, [("lhs", One), ("rhs", One)]),
-    spec!("dit.sub", Primitive, [("lhs", One), ("rhs", One)]),
-    spec!("dit.mul", Primitive, [("lhs", One), ("rhs", One)]),
-    spec!("dit.div", Primitive, [("lhs", One), ("rhs", One)]),
-    spec!("dit.pow", Primitive, [("lhs", One), ("rhs", One)]),
-    spec!("dit.neg", Primitive, [("x", One)]),
-    spec!("dit.exp", Primitive, [("x", One)]),
-    spec!("dit.sqrt", Primitive, [("x", One)]),
-    spec!("dit.rsqrt", Primitive, [("x", One)]),
-    spec!("dit.tanh", Primitive, [("x", One)]),
-    spec!("dit.sin", Primitive, [("x", One)]),
-    spec!("dit.cos", Primitive, [("x", One)]),
-    spec!("dit.erf", Primitive, [("x", One)]),
-    spec!("dit.sigmoid", Primitive, [("x", One)]),
-    spec!("dit.silu", Primitive, [("x", One)]),
-    spec!("dit.relu", Primitive, [("x", One)]),
-    spec!("dit.gelu", Primitive, [("x", One)]),
-    spec!("dit.cast", Primitive, [("x", One)]),
-    spec!("dit.reduce_mean", Primitive, [("x", One)]),
-    spec!("dit.reduce_sum", Primitive, [("x", One)]),
-    spec!("dit.softmax", Primitive, [("x", One)]),
-    spec!("dit.reshape", Primitive, [("x", One)]),
-    spec!("dit.broadcast", Primitive, [("x", One)]),
-    spec!("dit.bitcast", Primitive, [("x", One)]),
-    spec!("dit.transpose", Primitive, [("x", One)]),
-    spec!("dit.slice", Primitive, [("x", One)]),
-    spec!("dit.split", Primitive, [("x", One)]),
-    spec!("dit.concat", Primitive, [("xs", Variadic)]),
-    spec!("dit.matmul", Primitive, [("a", One), ("b", One)]),
-    spec!(
-        "dit.linear",
-        Primitive,
-        [("x", One), ("weight", One), ("bias", Optional)]
-    ),
-    spec!("dit.rms_norm", Primitive, [("x", One), ("gamma", One)]),
-    spec!(
-        "dit.layer_norm",
-        Primitive,
-        [("x", One), ("gamma", Optional), ("beta", Optional)]
-    ),
-    spec!(
-        "dit.rope",
-        Primitive,
-        [("x", One), ("cos", One), ("sin", One)]
-    ),
-    spec!(
-        "dit.attention",
-        Primitive,
-        [("q", One), ("k", One), ("v", One), ("mask", Optional)]
-    ),
-    spec!(
-        "dit.dynamic_quant",
-        Primitive,
-        [("x", One), ("smooth_scale", Optional)]
-    ),
-    spec!(
-        "dit.quant_matmul",
-        Primitive,
-        [
-            ("x1", One),
-            ("x2", One),
-            ("scale", One),
-            ("offset", Optional),
-            ("bias", Optional),
-            ("pertoken_scale", Optional),
-        ]
-    ),
-    spec!(
-        "dit.grouped_matmul",
-        Primitive,
-        [
-            ("x", One),
-            ("weight", One),
-            ("group_list", One),
-            ("bias", Optional),
-            ("scale", Optional),
-            ("per_token_scale", Optional),
-        ]
-    ),
-    spec!("dit.topk", Primitive, [("x", One)]),
-    spec!("dit.sort", Primitive, [("x", One)]),
-    spec!("dit.cumsum", Primitive, [("x", One)]),
-    spec!("dit.floor_div", Primitive, [("lhs", One), ("rhs", One)]),
-    spec!("dit.index_select", Primitive, [("x", One), ("index", One)]),
-    spec!(
-        "dit.scatter_add",
-        Primitive,
-        [("x", One), ("index", One), ("src", One)]
-    ),
-    spec!(
-        "dit.index_add",
-        Primitive,
-        [("x", One), ("index", One), ("source", One)]
-    ),
-    spec!(
-        "dit.moe_init_routing",
-        Fused,
-        [("x", One), ("expert_idx", One)]
-    ),
-    spec!(
-        "dit.moe_finalize_routing",
-        Fused,
-        [
-            ("expanded_x", One),
-            ("expanded_row_idx", One),
-            ("scales", One)
-        ]
-    ),
-    spec!("dit.opaque", Primitive, [("args", Variadic)]),
-    // aclnnFastGelu ([ops-nn] activation/fast_gelu/docs/aclnnFastGelu.md) computes
-    // x / (1 + exp(-1.702|x|)) * exp(0.851(x - |x|)) = x * sigmoid(1.702x), not tanh-GELU.
-    spec!("dit.fast_gelu", Fused, [("x", One)], substitutes: "FastGelu x*sigmoid(1.702x) replacing tanh-GELU"),
-    spec!("dit.muls_add", Fused, [("x", One), ("y", One)]),
-    spec!(
-        "dit.ada_layer_norm",
-        Fused,
-        [("x", One), ("scale", One), ("shift", One)]
-    ),
-    spec!(
-        "dit.quant_matmul_gelu",
-        Fused,
-        [
-            ("x1", One),
-            ("x2", One),
-            ("x1_scale", One),
-            ("x2_scale", One),
-            ("bias", Optional)
-        ]
-    ),
-    spec!(
-        "dit.fused_matmul",
-        Fused,
-        [
-            ("x1", One),
-            ("x2", One),
-            ("bias", Optional),
-            ("x3", Optional)
-        ]
-    ),
-    spec!(
-        "dit.grouped_matmul_swiglu_quant",
-        Fused,
-        [
-            ("x", One),
-            ("weight", One),
-            ("group_list", One),
-            ("weight_scale", One),
-            ("x_scale", One),
-            ("bias", Optional),
-            ("offset", Optional),
-        ]
-    ),
-    spec!("dit.swiglu", Fused, [("x", One)]),
-    spec!("dit.silu_mul", Fused, [("gate", One), ("up", One)]),
-    spec!("dit.gelu_mul", Fused, [("x", One)]),
-    spec!(
-        "dit.kv_rms_norm_rope_cache",
-        Fused,
-        [
-            ("kv", One),
-            ("gamma", One),
-            ("cos", One),
-            ("sin", One),
-            ("index", One),
-            ("k_cache", One),
-            ("ckv_cache", One),
-        ]
-    ),
-    spec!("dit.fused", Fused, [("captured", Variadic)]),
-    spec!("dit.yield", Fused, [("values", Variadic)]),
-];
-
-/// The spec of a dit op by full name.
+/// The spec of a dit op by full name (for names read from input; code names ops by
+/// [`OpKind`]).
 pub fn spec(name: &str) -> Option<&'static OpSpec> {
-    OPS.iter().find(|s| s.name == name)
+    OpKind::from_name(name).map(OpKind::spec)
 }
-
-/// Elementwise binary ops (numpy broadcasting).
-pub const BINARY: &[&str] = &["dit.add", "dit.sub", "dit.mul", "dit.div", "dit.pow"];
-
-/// Elementwise unary ops whose result type equals the operand type.
-pub const UNARY: &[&str] = &[
-    "dit.neg",
-    "dit.exp",
-    "dit.sqrt",
-    "dit.rsqrt",
-    "dit.tanh",
-    "dit.sin",
-    "dit.cos",
-    "dit.erf",
-    "dit.sigmoid",
-    "dit.silu",
-    "dit.relu",
-    "dit.gelu",
-    "dit.fast_gelu",
-];
 
 /// Operand values grouped by slot, resolved through `operandSegmentSizes` when present.
 #[derive(Clone, Debug)]
@@ -395,24 +154,37 @@ mod tests {
     }
 
     #[test]
-    fn every_ods_op_is_in_the_table_and_back() {
+    fn every_ods_op_is_in_the_table_and_registered() {
         let ods = ods_ops();
-        assert_eq!(ods.len(), OPS.len(), "ODS ops: {ods:?}");
+        let table: Vec<&str> = OpKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(ods, table, "the table follows DitOps.td, in its order");
         let context = crate::new_context().expect("dialect loads");
-        for spec in OPS {
+        for kind in OpKind::ALL {
             assert!(
-                ods.contains(&spec.name.to_string()),
-                "{} missing from ODS",
-                spec.name
+                context.is_registered_operation(kind.name()),
+                "{kind} not registered"
             );
+            assert_eq!(spec(kind.name()).map(|s| s.kind), Some(kind));
         }
-        for name in &ods {
-            assert!(spec(name).is_some(), "{name} missing from the op table");
-            assert!(
-                context.is_registered_operation(name),
-                "{name} not registered"
-            );
+        assert!(spec("dit.nope").is_none());
+    }
+
+    /// dialects/dit-ops/src/op_table.rs is what build.rs generates from the ODS records; with
+    /// `DIT_REGENERATE=1` the test writes the generated table there instead of failing.
+    #[test]
+    fn op_table_is_current() {
+        let generated = include_str!(concat!(env!("OUT_DIR"), "/dit/op_table.rs"));
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../dit-ops/src/op_table.rs");
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        if committed != generated && std::env::var_os("DIT_REGENERATE").is_some() {
+            std::fs::write(path, generated).expect("write the op table");
+            return;
         }
+        assert!(
+            committed == generated,
+            "dialects/dit-ops/src/op_table.rs is stale; regenerate it with\n  \
+             DIT_REGENERATE=1 cargo test -p dit-dialect op_table_is_current"
+        );
     }
 }
 
@@ -428,16 +200,17 @@ impl OpBuilder {
         Self { anchor }
     }
 
-    /// Creates `name` with one entry per operand slot of its spec (`None` leaves an optional
-    /// slot empty; a variadic slot takes every value of its entry).
+    /// Creates `kind` with one entry per operand slot of its spec (an empty entry leaves an
+    /// optional slot empty; a variadic slot takes every value of its entry).
     pub fn create(
         &self,
-        name: &str,
+        kind: OpKind,
         slots: &[&[Val]],
         result_types: &[mlir_sys::MlirType],
         attributes: &[(&str, crate::ir::Attr)],
     ) -> Result<Op, String> {
-        let spec = spec(name).ok_or_else(|| format!("'{name}' is not a dit op"))?;
+        let spec = kind.spec();
+        let name = spec.name;
         if slots.len() != spec.operands.len() {
             return Err(format!(
                 "{name} has {} operand slots, got {}",
@@ -509,7 +282,7 @@ mod builder_tests {
             .expect("type")
             .to_raw();
         let linear = OpBuilder::before(ret)
-            .create("dit.linear", &[&[x], &[w], &[]], &[out_ty], &[])
+            .create(OpKind::Linear, &[&[x], &[w], &[]], &[out_ty], &[])
             .expect("builds");
         assert_eq!(
             linear
@@ -519,7 +292,7 @@ mod builder_tests {
         );
         assert!(verifier::verify(Op(module.as_operation().to_raw())).is_empty());
         assert!(OpBuilder::before(ret)
-            .create("dit.linear", &[&[x], &[w]], &[out_ty], &[])
+            .create(OpKind::Linear, &[&[x], &[w]], &[out_ty], &[])
             .is_err());
         assert!(module.as_operation().verify());
     }

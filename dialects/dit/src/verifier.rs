@@ -8,7 +8,7 @@ use std::cell::Cell;
 use crate::{
     diagnostics::{emit_error, nearest_location},
     ir::{Attr, Op, Val},
-    ops::{self, OpSpec, Operands},
+    ops::{OpKind, OpSpec, Operands},
     tensor::{
         broadcast_shapes, dims_compatible, shape_string, shapes_compatible, Dim, Elem, TensorInfo,
     },
@@ -112,60 +112,59 @@ pub extern "C" fn ditVerifyRustRules(op: mlir_sys::MlirOperation) -> bool {
 
 /// Verifies one op (non-dit ops pass).
 pub fn verify_op(op: Op) -> Check {
-    let name = op.name();
-    let Some(spec) = ops::spec(&name) else {
+    let Some(kind) = op.kind() else {
         return Ok(());
     };
+    let spec = kind.spec();
     let ins = Operands::resolve(op, spec).map_err(|m| ("operand-segments", m))?;
     let outs = check_types(op, spec)?;
-    let n = name.as_str();
-    if ops::BINARY.contains(&n) {
+    if kind.is_binary() {
         return binary(op, &ins, &outs);
     }
-    if ops::UNARY.contains(&n) {
+    if kind.is_unary() {
         return unary(op, &ins, &outs);
     }
-    match n {
-        "dit.cast" => cast(&ins, &outs),
-        "dit.reduce_mean" | "dit.reduce_sum" => reduce(op, &ins, &outs),
-        "dit.softmax" => softmax(op, &ins, &outs),
-        "dit.reshape" => reshape(&ins, &outs),
-        "dit.broadcast" => broadcast(&ins, &outs),
-        "dit.bitcast" => bitcast(&ins, &outs),
-        "dit.transpose" => transpose(op, &ins, &outs),
-        "dit.slice" => slice(op, &ins, &outs),
-        "dit.split" => split(op, &ins, &outs),
-        "dit.concat" => concat(op, &ins, &outs),
-        "dit.matmul" => matmul(op, &ins, &outs),
-        "dit.linear" => linear(&ins, &outs),
-        "dit.rms_norm" => rms_norm(op, &ins, &outs),
-        "dit.layer_norm" => layer_norm(op, &ins, &outs),
-        "dit.rope" => rope(op, &ins, &outs),
-        "dit.attention" => attention(op, &ins, &outs),
-        "dit.dynamic_quant" => dynamic_quant(&ins, &outs),
-        "dit.quant_matmul" => quant_matmul(op, &ins, &outs),
-        "dit.grouped_matmul" => grouped_matmul(op, &ins, &outs),
-        "dit.topk" => topk(op, &ins, &outs),
-        "dit.sort" => sort(op, &ins, &outs),
-        "dit.cumsum" => cumsum(op, &ins, &outs),
-        "dit.floor_div" => floor_div(&ins, &outs),
-        "dit.index_select" => index_select(op, &ins, &outs),
-        "dit.scatter_add" => scatter_add(op, &ins, &outs),
-        "dit.index_add" => index_add(op, &ins, &outs),
-        "dit.moe_init_routing" => moe_init_routing(op, &ins, &outs),
-        "dit.moe_finalize_routing" => moe_finalize_routing(&ins, &outs),
-        "dit.opaque" => opaque(op),
-        "dit.muls_add" => muls_add(op, &ins, &outs),
-        "dit.ada_layer_norm" => ada_layer_norm(op, &ins, &outs),
-        "dit.quant_matmul_gelu" => quant_matmul_gelu(op, &ins, &outs),
-        "dit.fused_matmul" => fused_matmul(op, &ins, &outs),
-        "dit.grouped_matmul_swiglu_quant" => grouped_matmul_swiglu_quant(op, &ins, &outs),
-        "dit.swiglu" => swiglu(op, &ins, &outs),
-        "dit.silu_mul" => silu_mul(&ins, &outs),
-        "dit.gelu_mul" => gelu_mul(op, &ins, &outs),
-        "dit.kv_rms_norm_rope_cache" => kv_rms_norm_rope_cache(op, &ins, &outs),
-        "dit.fused" => fused(op, &outs),
-        "dit.yield" => yield_(op),
+    match kind {
+        OpKind::Cast => cast(&ins, &outs),
+        OpKind::ReduceMean | OpKind::ReduceSum => reduce(op, &ins, &outs),
+        OpKind::Softmax => softmax(op, &ins, &outs),
+        OpKind::Reshape => reshape(&ins, &outs),
+        OpKind::Broadcast => broadcast(&ins, &outs),
+        OpKind::Bitcast => bitcast(&ins, &outs),
+        OpKind::Transpose => transpose(op, &ins, &outs),
+        OpKind::Slice => slice(op, &ins, &outs),
+        OpKind::Split => split(op, &ins, &outs),
+        OpKind::Concat => concat(op, &ins, &outs),
+        OpKind::Matmul => matmul(op, &ins, &outs),
+        OpKind::Linear => linear(&ins, &outs),
+        OpKind::RmsNorm => rms_norm(op, &ins, &outs),
+        OpKind::LayerNorm => layer_norm(op, &ins, &outs),
+        OpKind::Rope => rope(op, &ins, &outs),
+        OpKind::Attention => attention(op, &ins, &outs),
+        OpKind::DynamicQuant => dynamic_quant(&ins, &outs),
+        OpKind::QuantMatmul => quant_matmul(op, &ins, &outs),
+        OpKind::GroupedMatmul => grouped_matmul(op, &ins, &outs),
+        OpKind::Topk => topk(op, &ins, &outs),
+        OpKind::Sort => sort(op, &ins, &outs),
+        OpKind::Cumsum => cumsum(op, &ins, &outs),
+        OpKind::FloorDiv => floor_div(&ins, &outs),
+        OpKind::IndexSelect => index_select(op, &ins, &outs),
+        OpKind::ScatterAdd => scatter_add(op, &ins, &outs),
+        OpKind::IndexAdd => index_add(op, &ins, &outs),
+        OpKind::MoeInitRouting => moe_init_routing(op, &ins, &outs),
+        OpKind::MoeFinalizeRouting => moe_finalize_routing(&ins, &outs),
+        OpKind::Opaque => opaque(op),
+        OpKind::MulsAdd => muls_add(op, &ins, &outs),
+        OpKind::AdaLayerNorm => ada_layer_norm(op, &ins, &outs),
+        OpKind::QuantMatmulGelu => quant_matmul_gelu(op, &ins, &outs),
+        OpKind::FusedMatmul => fused_matmul(op, &ins, &outs),
+        OpKind::GroupedMatmulSwigluQuant => grouped_matmul_swiglu_quant(op, &ins, &outs),
+        OpKind::Swiglu => swiglu(op, &ins, &outs),
+        OpKind::SiluMul => silu_mul(&ins, &outs),
+        OpKind::GeluMul => gelu_mul(op, &ins, &outs),
+        OpKind::KvRmsNormRopeCache => kv_rms_norm_rope_cache(op, &ins, &outs),
+        OpKind::Fused => fused(op, &outs),
+        OpKind::Yield => yield_(op),
         _ => Ok(()),
     }
 }
@@ -176,7 +175,7 @@ pub fn verify_op(op: Op) -> Check {
 /// the region ops carry whatever they capture, but still only tensors). Returns the results'
 /// tensors, read once here for the op's own rules.
 fn check_types(op: Op, spec: &OpSpec) -> Result<Vec<TensorInfo>, (&'static str, String)> {
-    let lenient = matches!(spec.name, "dit.opaque" | "dit.fused" | "dit.yield");
+    let lenient = matches!(spec.kind, OpKind::Opaque | OpKind::Fused | OpKind::Yield);
     let mut outs = Vec::with_capacity(op.num_results());
     for (what, values) in [("operand", op.operands()), ("result", op.results())] {
         let is_result = what == "result";
@@ -476,7 +475,7 @@ fn binary(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     let (l, r) = (one(ins, "lhs"), one(ins, "rhs"));
     same_elem(&l, &r, "lhs and rhs")?;
     same_elem(&l, &outs[0], "operands and result")?;
-    if op.is("dit.pow") || op.is("dit.div") {
+    if op.is_kind(OpKind::Pow) || op.is_kind(OpKind::Div) {
         float(&l, "operand")?;
     }
     let b = broadcast_shapes(&l.shape, &r.shape).ok_or_else(|| {
@@ -500,10 +499,10 @@ fn unary(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
         "same-type",
         "result type must equal the operand type"
     );
-    if !(op.is("dit.neg") || op.is("dit.relu")) {
+    if !(op.is_kind(OpKind::Neg) || op.is_kind(OpKind::Relu)) {
         float(&x, "operand")?;
     }
-    if op.is("dit.gelu") {
+    if op.is_kind(OpKind::Gelu) {
         enum_attr(op, "approximate", &["none", "tanh"], None)?;
     }
     Ok(())
@@ -1795,7 +1794,7 @@ fn fused(op: Op, outs: &[TensorInfo]) -> Check {
         return Err(("fused.terminator", "body must end in dit.yield".to_string()));
     };
     ensure!(
-        last.is("dit.yield"),
+        last.is_kind(OpKind::Yield),
         "fused.terminator",
         "body must end in dit.yield, ends in {}",
         last.name()
@@ -1805,13 +1804,14 @@ fn fused(op: Op, outs: &[TensorInfo]) -> Check {
     ensure!(
         yielded == results,
         "fused.results",
-        "dit.yield operand types must equal the op's result types"
+        "{} operand types must equal the op's result types",
+        OpKind::Yield
     );
     Ok(())
 }
 
 fn yield_(op: Op) -> Check {
-    let parent_ok = op.parent().is_some_and(|p| p.is("dit.fused"));
+    let parent_ok = op.parent().is_some_and(|p| p.is_kind(OpKind::Fused));
     ensure!(
         parent_ok,
         "yield.parent",

@@ -1,6 +1,7 @@
 //! Natives of the gated-activation patterns (patterns/activation.pdll): halves, widths.
 
 use super::*;
+use dit_dialect::ops::OpKind;
 
 /// Which half of a tensor the gate is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,7 +14,7 @@ enum GateHalf {
 /// which half the gate is.
 fn halves(gate: Val, up: Val) -> Option<(Val, GateHalf)> {
     let (g, u) = (gate.defining_op()?, up.defining_op()?);
-    if g.is("dit.split") && g == u {
+    if g.is_kind(OpKind::Split) && g == u {
         let x = g.operand(0);
         let rank = x.tensor()?.rank() as i64;
         let dim = i64_attr(g, "dim")?;
@@ -29,7 +30,7 @@ fn halves(gate: Val, up: Val) -> Option<(Val, GateHalf)> {
         }
         return None;
     }
-    if g.is("dit.slice") && u.is("dit.slice") && g.operand(0) == u.operand(0) {
+    if g.is_kind(OpKind::Slice) && u.is_kind(OpKind::Slice) && g.operand(0) == u.operand(0) {
         let x = g.operand(0);
         let t = x.tensor()?;
         let d = t.dim_from_back(0)?;
@@ -104,7 +105,10 @@ fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
 /// in. So the linear and the dit.swiglu stay two kernels; the report says so at the SwiGLU
 /// instead of staying silent.
 fn report_quant_linear_swiglu(state: &NativeState, whole: Val, root: Op) {
-    let Some(linear) = whole.defining_op().filter(|o| o.is("dit.quant_matmul")) else {
+    let Some(linear) = whole
+        .defining_op()
+        .filter(|o| o.is_kind(OpKind::QuantMatmul))
+    else {
         return;
     };
     let elem = |v: Val| {

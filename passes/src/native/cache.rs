@@ -2,6 +2,7 @@
 //! contract.
 
 use super::*;
+use dit_dialect::ops::OpKind;
 
 /// The normalised and rotated widths of the MLA kv (DIALECT.md: 576 = 512 + 64).
 const NORM_WIDTH: i64 = 512;
@@ -13,7 +14,7 @@ fn strided_half(op: Op, start: i64) -> bool {
         return false;
     };
     let last = t.rank() as i64 - 1;
-    op.is("dit.slice")
+    op.is_kind(OpKind::Slice)
         && matches!(i64_attr(op, "dim"), Some(d) if d == -1 || d == last)
         && i64_attr(op, "start") == Some(start)
         && i64_attr(op, "step") == Some(2)

@@ -3,6 +3,7 @@
 //! as a polynomial in x, whatever the exporter's grouping.
 
 use super::*;
+use dit_dialect::ops::OpKind;
 
 /// √(2/π).
 const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
@@ -78,7 +79,7 @@ fn poly_of(v: Val, x: Val, budget: &mut usize) -> Option<Poly> {
         "dit.add" | "dit.sub" if binary => {
             let a = poly_of(op.operand(0), x, budget)?;
             let b = poly_of(op.operand(1), x, budget)?;
-            let sign = if op.is("dit.sub") { -1.0 } else { 1.0 };
+            let sign = if op.is_kind(OpKind::Sub) { -1.0 } else { 1.0 };
             let mut out = a;
             for (o, bi) in out.iter_mut().zip(b) {
                 *o += sign * bi;
@@ -156,10 +157,10 @@ fn flatten(v: Val, root: bool, out: &mut Product, budget: &mut usize) -> Option<
     let binary = op.filter(|o| o.num_operands() == 2 && o.num_results() == 1);
     let inner = binary.filter(|_| root || v.use_count() == 1);
     match inner {
-        Some(op) if op.is("dit.mul") || op.is("dit.div") => {
+        Some(op) if op.is_kind(OpKind::Mul) || op.is_kind(OpKind::Div) => {
             *budget = budget.checked_sub(1)?;
             flatten(op.operand(0), false, out, budget)?;
-            if op.is("dit.mul") {
+            if op.is_kind(OpKind::Mul) {
                 flatten(op.operand(1), false, out, budget)?;
             } else {
                 let d = splat_of(op.operand(1)).filter(|d| *d != 0.0)?;
@@ -179,7 +180,7 @@ fn flatten(v: Val, root: bool, out: &mut Product, budget: &mut usize) -> Option<
 fn bracket(v: Val) -> Option<(Op, Val)> {
     let add = v
         .defining_op()
-        .filter(|a| a.is("dit.add") && a.num_operands() == 2)?;
+        .filter(|a| a.is_kind(OpKind::Add) && a.num_operands() == 2)?;
     if v.use_count() != 1 {
         return None;
     }
@@ -208,7 +209,7 @@ fn is_erf_gelu_arg(z: Val, x: Val) -> bool {
 /// "tanh": act = tanh with tanh-GELU's argument) in any grouping and order of the product, and
 /// dit.gelu(x) would have `root`'s type.
 fn gelu_product_input(root: Op, approximate: &str) -> Option<Val> {
-    if !(root.is("dit.mul") || root.is("dit.div")) || root.num_results() != 1 {
+    if !(root.is_kind(OpKind::Mul) || root.is_kind(OpKind::Div)) || root.num_results() != 1 {
         return None;
     }
     let out = root.result(0);
@@ -227,8 +228,8 @@ fn gelu_product_input(root: Op, approximate: &str) -> Option<Val> {
         Some((x, act, z))
     })?;
     let argument_fits = match approximate {
-        "none" => act.is("dit.erf") && is_erf_gelu_arg(z, x),
-        "tanh" => act.is("dit.tanh") && tanh_gelu_polynomial(z, x),
+        "none" => act.is_kind(OpKind::Erf) && is_erf_gelu_arg(z, x),
+        "tanh" => act.is_kind(OpKind::Tanh) && tanh_gelu_polynomial(z, x),
         _ => false,
     };
     let typed = out.same_type(x) && x.tensor().is_some_and(|t| t.elem.is_float());

@@ -3,6 +3,7 @@
 //! (with the reshapes to 2-D and the weight transpose to [K, N] it needs).
 
 use super::*;
+use dit_dialect::ops::OpKind;
 use dit_dialect::tensor::Dim;
 
 /// The dit op each `fused_op_type` a pattern asks for is rooted at.
@@ -43,22 +44,22 @@ fn is_silu_gate(v: Val) -> bool {
     let Some(op) = v.defining_op() else {
         return false;
     };
-    if op.is("dit.silu") {
+    if op.is_kind(OpKind::Silu) {
         return true;
     }
     let Some(inner) = op
-        .is("dit.cast")
+        .is_kind(OpKind::Cast)
         .then(|| op.operand(0).defining_op())
         .flatten()
     else {
         return false;
     };
-    inner.is("dit.silu")
-        || (inner.is("dit.mul")
+    inner.is_kind(OpKind::Silu)
+        || (inner.is_kind(OpKind::Mul)
             && inner
                 .operands()
                 .iter()
-                .any(|o| o.defining_op().is_some_and(|p| p.is("dit.sigmoid"))))
+                .any(|o| o.defining_op().is_some_and(|p| p.is_kind(OpKind::Sigmoid))))
 }
 
 /// Checks that `lin` followed by `root` (the op of `kind`) fits aclnnFusedMatmul and plans
@@ -69,7 +70,7 @@ fn plan(lin: Op, root: Op, kind: &str) -> Result<Plan, String> {
         return Err("the op after the linear does not consume it".to_string());
     }
     let t = |v: Val, what: &str| v.tensor().ok_or(format!("{what} is not a ranked tensor"));
-    let spec = dit_dialect::ops::spec("dit.linear").ok_or("dit.linear has no spec")?;
+    let spec = OpKind::Linear.spec();
     let ins = dit_dialect::ops::Operands::resolve(lin, spec)
         .map_err(|_| "the linear's operand segments do not resolve".to_string())?;
     let (Some(x), Some(weight)) = (ins.get("x"), ins.get("weight")) else {
@@ -419,7 +420,7 @@ fn linear_silu_unfused(args: Args, state: &NativeState) -> bool {
         r.result(0)
             .users()
             .iter()
-            .any(|u| u.is("dit.mul") || u.is("dit.cast"))
+            .any(|u| u.is_kind(OpKind::Mul) || u.is_kind(OpKind::Cast))
     }) {
         return false;
     }

@@ -6,6 +6,7 @@
 //! contract says (DIALECT.md).
 
 use super::*;
+use dit_dialect::ops::OpKind;
 use dit_dialect::{ops::Operands, tensor::Dim};
 
 /// The activation a gated-activation switch puts on the gate.
@@ -25,10 +26,10 @@ struct Linear {
 }
 
 fn linear_operands(op: Op) -> Option<Linear> {
-    if !op.is("dit.linear") || op.num_results() != 1 {
+    if !op.is_kind(OpKind::Linear) || op.num_results() != 1 {
         return None;
     }
-    let spec = dit_dialect::ops::spec("dit.linear")?;
+    let spec = OpKind::Linear.spec();
     let ins = Operands::resolve(op, spec).ok()?;
     Some(Linear {
         x: ins.get("x")?,
@@ -326,7 +327,7 @@ fn merge_linears(
 /// half width, and whether the gate is the first half.
 fn halves(gate: Val, up: Val) -> Option<(Val, i64, bool)> {
     let (g, u) = (gate.defining_op()?, up.defining_op()?);
-    if g.is("dit.split") && g == u && g.num_results() == 2 {
+    if g.is_kind(OpKind::Split) && g == u && g.num_results() == 2 {
         let x = g.operand(0);
         let t = x.tensor()?;
         let rank = t.rank() as i64;
@@ -346,7 +347,11 @@ fn halves(gate: Val, up: Val) -> Option<(Val, i64, bool)> {
             _ => None,
         };
     }
-    if g.is("dit.slice") && u.is("dit.slice") && g != u && g.operand(0) == u.operand(0) {
+    if g.is_kind(OpKind::Slice)
+        && u.is_kind(OpKind::Slice)
+        && g != u
+        && g.operand(0) == u.operand(0)
+    {
         let x = g.operand(0);
         let t = x.tensor()?;
         let d = t.dim_from_back(0)?;

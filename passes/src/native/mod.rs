@@ -3,6 +3,7 @@
 //! interpreter's user data is the [`NativeState`] of the running pass.
 
 use crate::report::FusionReport;
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     ir::{Attr, Op, Val},
     ops::{bool_attr, i64_array_attr, i64_attr, str_attr},
@@ -203,7 +204,7 @@ pub(crate) fn fits(
 /// The input of a dit.cast, or the value itself.
 pub(crate) fn without_cast(v: Val) -> Val {
     v.defining_op()
-        .filter(|c| c.is("dit.cast"))
+        .filter(|c| c.is_kind(OpKind::Cast))
         .map_or(v, |c| c.operand(0))
 }
 

@@ -1,6 +1,7 @@
 //! Natives of the norm patterns (patterns/norm.pdll): RMSNorm and AdaLayerNorm.
 
 use super::*;
+use dit_dialect::ops::OpKind;
 
 mod no_gamma;
 
@@ -25,10 +26,10 @@ fn is_square_of(args: Args, _: &NativeState) -> bool {
     let Some(op) = sq.defining_op() else {
         return false;
     };
-    if op.is("dit.mul") {
+    if op.is_kind(OpKind::Mul) {
         return op.operand(0) == x && op.operand(1) == x;
     }
-    if op.is("dit.pow") && op.operand(0) == x {
+    if op.is_kind(OpKind::Pow) && op.operand(0) == x {
         let exponent = op
             .operand(1)
             .defining_op()
@@ -45,7 +46,7 @@ fn is_value_or_cast_of(args: Args, _: &NativeState) -> bool {
     };
     v == of
         || v.defining_op()
-            .is_some_and(|c| c.is("dit.cast") && c.operand(0) == of && of.has_uses())
+            .is_some_and(|c| c.is_kind(OpKind::Cast) && c.operand(0) == of && of.has_uses())
 }
 
 /// Rewrite: `StripCast(v) -> Value`.

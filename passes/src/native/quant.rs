@@ -12,9 +12,7 @@ fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
     let (Some(q), Some(root)) = (q, root) else {
         return false;
     };
-    let Some(spec) = dit_dialect::ops::spec("dit.quant_matmul") else {
-        return false;
-    };
+    let spec = OpKind::QuantMatmul.spec();
     let Ok(ins) = dit_dialect::ops::Operands::resolve(q, spec) else {
         return false;
     };
@@ -169,9 +167,7 @@ fn gmm_swiglu_quant_fits(args: Args, state: &NativeState) -> bool {
     let (Some(g), Some(s), Some(root)) = (g, s, root) else {
         return false;
     };
-    let Some(spec) = dit_dialect::ops::spec("dit.grouped_matmul") else {
-        return false;
-    };
+    let spec = OpKind::GroupedMatmul.spec();
     let Ok(ins) = dit_dialect::ops::Operands::resolve(g, spec) else {
         return false;
     };

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::cost;
+use dit_dialect::ops::OpKind;
 
 mod scatter;
 
@@ -26,7 +27,7 @@ impl Mode {
 
 /// The value under any chain of dit.reshape ops.
 fn through_reshapes(mut v: Val) -> Val {
-    while let Some(op) = v.defining_op().filter(|o| o.is("dit.reshape")) {
+    while let Some(op) = v.defining_op().filter(|o| o.is_kind(OpKind::Reshape)) {
         v = op.operand(0);
     }
     v
@@ -39,7 +40,7 @@ fn is_slice_of_last(op: Op, start: i64, step: i64, end_at: i64) -> bool {
     let dim = i64_attr(op, "dim");
     let size = op.operand(0).tensor().and_then(|t| t.dim_from_back(0));
     let end = i64_attr(op, "end");
-    op.is("dit.slice")
+    op.is_kind(OpKind::Slice)
         && matches!(dim, Some(d) if d == -1 || d == rank - 1)
         && i64_attr(op, "start") == Some(start)
         && i64_attr(op, "step") == Some(step)
@@ -53,7 +54,7 @@ fn is_slice_of_last(op: Op, start: i64, step: i64, end_at: i64) -> bool {
 fn interleaved_parts(real: Val, imag: Val) -> Option<Val> {
     let (r, i) = (through_reshapes(real), through_reshapes(imag));
     let (ro, io) = (r.defining_op()?, i.defining_op()?);
-    if ro.is("dit.split") && ro == io {
+    if ro.is_kind(OpKind::Split) && ro == io {
         let pairs = ro.operand(0).tensor()?;
         let last = pairs.rank() as i64 - 1;
         let dim = i64_attr(ro, "dim")?;
@@ -62,7 +63,7 @@ fn interleaved_parts(real: Val, imag: Val) -> Option<Val> {
         return (ok && ro.result(0) == r && ro.result(1) == i)
             .then(|| through_reshapes(ro.operand(0)));
     }
-    if ro.is("dit.slice") && io.is("dit.slice") && ro.operand(0) == io.operand(0) {
+    if ro.is_kind(OpKind::Slice) && io.is_kind(OpKind::Slice) && ro.operand(0) == io.operand(0) {
         let d = ro.operand(0).tensor()?.dim_from_back(0)?;
         return (is_slice_of_last(ro, 0, 2, d) && is_slice_of_last(io, 1, 2, d))
             .then(|| ro.operand(0));
@@ -73,7 +74,7 @@ fn interleaved_parts(real: Val, imag: Val) -> Option<Val> {
 /// The halves (first, second) of `x` along the last dim, if `a` and `b` are them.
 fn half_parts(first: Val, second: Val) -> Option<Val> {
     let (f, s) = (first.defining_op()?, second.defining_op()?);
-    if f.is("dit.split") && f == s {
+    if f.is_kind(OpKind::Split) && f == s {
         let x = f.operand(0).tensor()?;
         let last = x.rank() as i64 - 1;
         let sizes = i64_array_attr(f, "sizes")?;
@@ -81,7 +82,7 @@ fn half_parts(first: Val, second: Val) -> Option<Val> {
         let ok = (dim == -1 || dim == last) && sizes.len() == 2 && sizes[0] == sizes[1];
         return (ok && f.result(0) == first && f.result(1) == second).then(|| f.operand(0));
     }
-    if f.is("dit.slice") && s.is("dit.slice") && f.operand(0) == s.operand(0) {
+    if f.is_kind(OpKind::Slice) && s.is_kind(OpKind::Slice) && f.operand(0) == s.operand(0) {
         let d = f.operand(0).tensor()?.dim_from_back(0)?;
         let h = d / 2;
         let ok = d % 2 == 0
@@ -98,7 +99,7 @@ fn rotation_of(rotated: Val, x: Val) -> Option<Mode> {
     // Both forms end in a concat along the last dim (the interleaved one under a reshape).
     let concat = through_reshapes(rotated)
         .defining_op()
-        .filter(|c| c.is("dit.concat"))?;
+        .filter(|c| c.is_kind(OpKind::Concat))?;
     if concat.num_operands() != 2 {
         return None;
     }
@@ -108,7 +109,7 @@ fn rotation_of(rotated: Val, x: Val) -> Option<Mode> {
     }
     let negated = through_reshapes(concat.operand(0))
         .defining_op()
-        .filter(|n| n.is("dit.neg"))?;
+        .filter(|n| n.is_kind(OpKind::Neg))?;
     let (minus, plus) = (negated.operand(0), concat.operand(1));
     // Interleaved: stack(-imag, real) flattened back to x's shape.
     if rotated.same_type(x) && rotated != through_reshapes(rotated) {
@@ -292,7 +293,7 @@ fn rope_table(
             return false;
         };
         let earlier = t.users().into_iter().find(|u| {
-            u.is("dit.cast")
+            u.is_kind(OpKind::Cast)
                 && u.block().map(|b| b.0.ptr) == root.block().map(|b| b.0.ptr)
                 && u.is_before_in_block(root)
                 && u.result(0).tensor().is_some_and(|c| c.elem == xt.elem)

@@ -16,6 +16,7 @@ use super::{
     mlir,
     scalars::{self, Scalar},
 };
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     ir::{Attr, Op, Val},
     tensor::TensorInfo,
@@ -187,7 +188,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let (x, w) = (node.tensor(0)?, node.tensor(1)?);
             let b = node.optional_tensor(2)?;
             let bias: Vec<Val> = b.into_iter().collect();
-            one(e.dit1("dit.linear", &[&[x], &[w], &bias], node.out(0)?, &[])?)
+            one(e.dit1(OpKind::Linear, &[&[x], &[w], &bias], node.out(0)?, &[])?)
         }
         "aten.mm" | "aten.bmm" | "aten.matmul" => {
             one(matmul(e, node.tensor(0)?, node.tensor(1)?, node.out(0)?)?)
@@ -204,7 +205,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             if n == "aten.addmm" {
                 if let Some(w) = swapped_last_two(m2) {
                     let mark = e.mark();
-                    let linear = e.dit1("dit.linear", &[&[m1], &[w], &[bias]], out, &[]);
+                    let linear = e.dit1(OpKind::Linear, &[&[m1], &[w], &[bias]], out, &[]);
                     match linear {
                         Ok(v) if e.check_from(mark).is_ok() => return one(v),
                         _ => e.rollback_to(mark),
@@ -222,7 +223,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             }
             let product = matmul(e, m1, m2, product_ty)?;
             let bias = e.cast(bias, element(out)?)?;
-            one(e.dit1("dit.add", &[&[product], &[bias]], out, &[])?)
+            one(e.dit1(OpKind::Add, &[&[product], &[bias]], out, &[])?)
         }
 
         "aten.outer" => {
@@ -239,7 +240,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             }
             let col = e.reshape(a, mlir::tensor_of(&[ai.shape[0], Some(1)], elem))?;
             let row = e.reshape(b, mlir::tensor_of(&[Some(1), bi.shape[0]], elem))?;
-            one(e.dit1("dit.mul", &[&[col], &[row]], out, &[])?)
+            one(e.dit1(OpKind::Mul, &[&[col], &[row]], out, &[])?)
         }
         "aten.conv1d" | "aten.conv2d" | "aten.conv3d" | "aten.convolution" => {
             one(patch_convolution(node, e)?)
@@ -259,7 +260,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let list = e.cast(offs, i64_)?;
             let attr = Attr::string(e.context(), "cumsum");
             one(e.dit1(
-                "dit.grouped_matmul",
+                OpKind::GroupedMatmul,
                 &[&[x], &[w], &[list], &[], &[], &[]],
                 node.out(0)?,
                 &[("group_list_type", attr)],
@@ -279,22 +280,31 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             }
             let x = node.tensor_as_out(e, 0)?;
             let attr = Attr::string(e.context(), &approximate);
-            one(e.dit1("dit.gelu", &[&[x]], node.out(0)?, &[("approximate", attr)])?)
+            one(e.dit1(
+                OpKind::Gelu,
+                &[&[x]],
+                node.out(0)?,
+                &[("approximate", attr)],
+            )?)
         }
         "aten.silu" | "aten.sigmoid" | "aten.tanh" | "aten.relu" | "aten.rsqrt" | "aten.sqrt"
         | "aten.exp" | "aten.neg" | "aten.erf" | "aten.sin" | "aten.cos" => {
             let x = node.tensor_as_out(e, 0)?;
-            let dit = format!("dit.{}", &n["aten.".len()..]);
-            one(e.dit1(&dit, &[&[x]], node.out(0)?, &[])?)
+            let dit = &n["aten.".len()..];
+            let kind = OpKind::ALL
+                .into_iter()
+                .find(|k| k.mnemonic() == dit)
+                .ok_or_else(|| format!("no dit op for {n}"))?;
+            one(e.dit1(kind, &[&[x]], node.out(0)?, &[])?)
         }
         "aten.square" => {
             let x = node.tensor_as_out(e, 0)?;
-            one(e.dit1("dit.mul", &[&[x], &[x]], node.out(0)?, &[])?)
+            one(e.dit1(OpKind::Mul, &[&[x], &[x]], node.out(0)?, &[])?)
         }
         "aten.reciprocal" => {
             let x = node.tensor_as_out(e, 0)?;
             let one_ = e.scalar(element(node.out(0)?)?, Num::Float(1.0))?;
-            one(e.dit1("dit.div", &[&[one_], &[x]], node.out(0)?, &[])?)
+            one(e.dit1(OpKind::Div, &[&[one_], &[x]], node.out(0)?, &[])?)
         }
 
         // ---- elementwise binary -----------------------------------------------------------
@@ -344,7 +354,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                 // s - alpha·x.
                 let c = e.scalar(element(out)?, s)?;
                 let x = scale(e, x, alpha)?;
-                return one(e.dit1("dit.sub", &[&[c], &[x]], out, &[])?);
+                return one(e.dit1(OpKind::Sub, &[&[c], &[x]], out, &[])?);
             }
             // x + alpha·s: the constant absorbs alpha.
             let s = if alpha == 1.0 {
@@ -360,7 +370,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let out = node.out(0)?;
             let c = e.scalar(element(out)?, node.number(0)?)?;
             let x = node.tensor_as_out(e, 1)?;
-            one(e.dit1("dit.pow", &[&[c], &[x]], out, &[])?)
+            one(e.dit1(OpKind::Pow, &[&[c], &[x]], out, &[])?)
         }
 
         // ---- reductions and softmax --------------------------------------------------------
@@ -387,9 +397,9 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                 .map(|d| normalize_dim(*d, rank).map(|d| d as i64))
                 .collect::<R<_>>()?;
             let op = if n.starts_with("aten.mean") {
-                "dit.reduce_mean"
+                OpKind::ReduceMean
             } else {
-                "dit.reduce_sum"
+                OpKind::ReduceSum
             };
             let attrs = [
                 ("dims", node.op.i64_array_attr(&dims)),
@@ -403,7 +413,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let x = node.tensor_as_out(e, 0)?;
             let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
             let attr = Attr::i64(e.context(), dim as i64);
-            one(e.dit1("dit.softmax", &[&[x]], node.out(0)?, &[("dim", attr)])?)
+            one(e.dit1(OpKind::Softmax, &[&[x]], node.out(0)?, &[("dim", attr)])?)
         }
 
         // ---- norms --------------------------------------------------------------------------
@@ -424,7 +434,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             }
             let attr = Attr::f32(e.context(), eps as f32);
             let y = e.dit1(
-                "dit.layer_norm",
+                OpKind::LayerNorm,
                 &[&[x], &gamma, &beta],
                 node.out(0)?,
                 &[("epsilon", attr)],
@@ -454,7 +464,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             };
             let attr = Attr::f32(e.context(), eps as f32);
             one(e.dit1(
-                "dit.rms_norm",
+                OpKind::RmsNorm,
                 &[&[x], &[gamma]],
                 node.out(0)?,
                 &[("epsilon", attr)],
@@ -512,7 +522,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                 attrs.push(("causal", Attr::bool(e.context(), true)));
             }
             one(e.dit1(
-                "dit.attention",
+                OpKind::Attention,
                 &[&[q], &[k], &[v], &mask],
                 node.out(0)?,
                 &attrs,
@@ -537,7 +547,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                     Attr::bool(c, node.optional_bool(4, "sorted")?.unwrap_or(true)),
                 ),
             ];
-            let op = e.dit("dit.topk", &[&[x]], &[node.out(0)?, node.out(1)?], &attrs)?;
+            let op = e.dit(OpKind::Topk, &[&[x]], &[node.out(0)?, node.out(1)?], &attrs)?;
             Ok(vec![Some(op.result(0)), Some(op.result(1))])
         }
         "aten.sort" | "aten.sort.stable" | "aten.argsort" | "aten.argsort.stable" => {
@@ -561,14 +571,14 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             ];
             if n.starts_with("aten.argsort") {
                 let op = e.dit(
-                    "dit.sort",
+                    OpKind::Sort,
                     &[&[x]],
                     &[mlir::type_of(x), node.out(0)?],
                     &attrs,
                 )?;
                 return one(op.result(1));
             }
-            let op = e.dit("dit.sort", &[&[x]], &[node.out(0)?, node.out(1)?], &attrs)?;
+            let op = e.dit(OpKind::Sort, &[&[x]], &[node.out(0)?, node.out(1)?], &attrs)?;
             Ok(vec![Some(op.result(0)), Some(op.result(1))])
         }
         "aten.cumsum" => {
@@ -577,7 +587,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let x = node.tensor(0)?;
             let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
             let attrs = [("dim", Attr::i64(e.context(), dim as i64))];
-            one(e.dit1("dit.cumsum", &[&[x]], node.out(0)?, &attrs)?)
+            one(e.dit1(OpKind::Cumsum, &[&[x]], node.out(0)?, &attrs)?)
         }
         "aten.floor_divide" | "aten.floor_divide.Scalar" => {
             // Python's `//` in the result type; a scalar divisor becomes a 0-d constant.
@@ -588,7 +598,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             } else {
                 e.scalar(element(out)?, node.number(1)?)?
             };
-            one(e.dit1("dit.floor_div", &[&[x], &[d]], out, &[])?)
+            one(e.dit1(OpKind::FloorDiv, &[&[x], &[d]], out, &[])?)
         }
         "aten.index_select" => {
             // index_select(self, dim, index).
@@ -596,7 +606,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
             let attrs = [("dim", Attr::i64(e.context(), dim as i64))];
             one(e.dit1(
-                "dit.index_select",
+                OpKind::IndexSelect,
                 &[&[x], &[node.tensor(2)?]],
                 node.out(0)?,
                 &attrs,
@@ -609,7 +619,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let src = node.tensor_as_out(e, 3)?;
             let attrs = [("dim", Attr::i64(e.context(), dim as i64))];
             one(e.dit1(
-                "dit.scatter_add",
+                OpKind::ScatterAdd,
                 &[&[x], &[node.tensor(2)?], &[src]],
                 node.out(0)?,
                 &attrs,
@@ -623,7 +633,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let source = node.tensor_as_out(e, 3)?;
             let attrs = [("dim", Attr::i64(e.context(), dim as i64))];
             one(e.dit1(
-                "dit.index_add",
+                OpKind::IndexAdd,
                 &[&[x], &[node.tensor(2)?], &[source]],
                 node.out(0)?,
                 &attrs,
@@ -668,7 +678,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                 return one(e.reshape(*x, out)?);
             }
             let attr = Attr::i64(e.context(), d as i64);
-            one(e.dit1("dit.concat", &[&xs], out, &[("dim", attr)])?)
+            one(e.dit1(OpKind::Concat, &[&xs], out, &[("dim", attr)])?)
         }
         "aten.split.Tensor"
         | "aten.split_with_sizes"
@@ -710,7 +720,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                 ("dim", Attr::i64(e.context(), dim as i64)),
                 ("sizes", node.op.i64_array_attr(&sizes)),
             ];
-            let split = e.dit("dit.split", &[&[x]], &piece_types, &attrs)?;
+            let split = e.dit(OpKind::Split, &[&[x]], &piece_types, &attrs)?;
             let mut replacements = Vec::new();
             for (i, out) in node.outs.iter().enumerate() {
                 replacements.push(Some(e.reshape(split.result(i), *out)?));
@@ -784,7 +794,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                 ("end", Attr::i64(c, end)),
                 ("step", Attr::i64(c, step)),
             ];
-            let sliced = e.dit1("dit.slice", &[&[x]], slice_ty, &attrs)?;
+            let sliced = e.dit1(OpKind::Slice, &[&[x]], slice_ty, &attrs)?;
             one(e.reshape(sliced, out)?)
         }
 
@@ -803,7 +813,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             }
             let a = node.tensor_as_out(e, 0)?;
             let b = node.tensor_as_out(e, 1)?;
-            one(e.dit1("dit.mul", &[&[a], &[b]], out, &[])?)
+            one(e.dit1(OpKind::Mul, &[&[a], &[b]], out, &[])?)
         }
         "aten.repeat_interleave.self_int" => {
             // repeat_interleave(x, r, dim): each element r times along dim = x with a size-1 dim
@@ -827,7 +837,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             let unit = e.reshape(x, mlir::tensor_of(&shape, elem))?;
             shape[dim + 1] = Some(r);
             let wide = e.dit1(
-                "dit.broadcast",
+                OpKind::Broadcast,
                 &[&[unit]],
                 mlir::tensor_of(&shape, elem),
                 &[],
@@ -860,7 +870,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             if mlir::same_type(mlir::type_of(x), out) {
                 return one(x);
             }
-            one(e.dit1("dit.bitcast", &[&[x]], out, &[])?)
+            one(e.dit1(OpKind::Bitcast, &[&[x]], out, &[])?)
         }
         "aten.permute" | "aten.transpose.int" | "aten.swapaxes" | "aten.t" | "aten.movedim.int" => {
             let x = node.tensor(0)?;
@@ -897,7 +907,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
                 return one(e.reshape(x, node.out(0)?)?);
             }
             let attr = node.op.i64_array_attr(&perm);
-            one(e.dit1("dit.transpose", &[&[x]], node.out(0)?, &[("perm", attr)])?)
+            one(e.dit1(OpKind::Transpose, &[&[x]], node.out(0)?, &[("perm", attr)])?)
         }
         "aten.einsum" => one(permuting_einsum(node, e)?),
         "aten.expand" | "aten.expand_as" | "aten.broadcast_to" => {
@@ -906,7 +916,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             if mlir::same_type(mlir::type_of(x), out) {
                 return one(x);
             }
-            one(e.dit1("dit.broadcast", &[&[x]], out, &[])?)
+            one(e.dit1(OpKind::Broadcast, &[&[x]], out, &[])?)
         }
 
         // ---- casts and identities ---------------------------------------------------------------
@@ -930,7 +940,7 @@ pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
             if mlir::same_type(mlir::type_of(src), out) {
                 return one(src);
             }
-            one(e.dit1("dit.broadcast", &[&[src]], out, &[])?)
+            one(e.dit1(OpKind::Broadcast, &[&[src]], out, &[])?)
         }
         "aten.dropout" => {
             // Inference: dropout(x, p, train=False) is x.
@@ -1236,7 +1246,7 @@ fn patch_convolution(node: &Node, e: &mut Emitter) -> R<Val> {
     let moved: Vec<i64> = perm.iter().map(|d| split[*d as usize]).collect();
     let attr = node.op.i64_array_attr(&perm);
     let x = e.dit1(
-        "dit.transpose",
+        OpKind::Transpose,
         &[&[x]],
         mlir::tensor_of(&dims(&moved), elem),
         &[("perm", attr)],
@@ -1244,14 +1254,14 @@ fn patch_convolution(node: &Node, e: &mut Emitter) -> R<Val> {
     let x = e.reshape(x, mlir::tensor_of(&dims(&[b, p, ck]), elem))?;
     let w = e.reshape(w, mlir::tensor_of(&dims(&[o, ck]), elem))?;
     let y = e.dit1(
-        "dit.linear",
+        OpKind::Linear,
         &[&[x], &[w], &bias],
         mlir::tensor_of(&dims(&[b, p, o]), elem),
         &[],
     )?;
     let attr = node.op.i64_array_attr(&[0, 2, 1]);
     let y = e.dit1(
-        "dit.transpose",
+        OpKind::Transpose,
         &[&[y]],
         mlir::tensor_of(&dims(&[b, o, p]), elem),
         &[("perm", attr)],
@@ -1293,17 +1303,17 @@ fn permuting_einsum(node: &Node, e: &mut Emitter) -> R<Val> {
         return e.reshape(x, node.out(0)?);
     }
     let attr = node.op.i64_array_attr(&perm);
-    e.dit1("dit.transpose", &[&[x]], node.out(0)?, &[("perm", attr)])
+    e.dit1(OpKind::Transpose, &[&[x]], node.out(0)?, &[("perm", attr)])
 }
 
 /// The dit op of an elementwise aten binary.
-fn binary_op(aten: &str) -> &'static str {
+fn binary_op(aten: &str) -> OpKind {
     match aten.split('.').nth(1).unwrap_or("") {
-        "add" => "dit.add",
-        "sub" | "rsub" => "dit.sub",
-        "mul" => "dit.mul",
-        "div" => "dit.div",
-        _ => "dit.pow",
+        "add" => OpKind::Add,
+        "sub" | "rsub" => OpKind::Sub,
+        "mul" => OpKind::Mul,
+        "div" => OpKind::Div,
+        _ => OpKind::Pow,
     }
 }
 
@@ -1331,7 +1341,7 @@ fn repeat(node: &Node, e: &mut Emitter) -> R<Val> {
         .collect();
     let unit = e.reshape(x, mlir::tensor_of(&unit, elem))?;
     let wide = e.dit1(
-        "dit.broadcast",
+        OpKind::Broadcast,
         &[&[unit]],
         mlir::tensor_of(&wide, elem),
         &[],
@@ -1393,7 +1403,7 @@ fn constant_pad(node: &Node, e: &mut Emitter) -> R<Val> {
         shape[d] = Some(shape[d].ok_or("a padded dim is not static")? + pair[0] + pair[1]);
         let attr = Attr::i64(e.context(), d as i64);
         x = e.dit1(
-            "dit.concat",
+            OpKind::Concat,
             &[&xs],
             mlir::tensor_of(&shape, elem),
             &[("dim", attr)],
@@ -1409,7 +1419,7 @@ fn scale(e: &mut Emitter, v: Val, alpha: f64) -> R<Val> {
     }
     let ty = mlir::type_of(v);
     let c = e.scalar(element(ty)?, Num::Float(alpha))?;
-    e.dit1("dit.mul", &[&[v], &[c]], ty, &[])
+    e.dit1(OpKind::Mul, &[&[v], &[c]], ty, &[])
 }
 
 /// div's `rounding_mode` must be none (true division).
@@ -1439,13 +1449,13 @@ fn matmul(e: &mut Emitter, a: Val, b: Val, out: MlirType) -> R<Val> {
         ("transpose_a", Attr::bool(c, ta)),
         ("transpose_b", Attr::bool(c, tb)),
     ];
-    e.dit1("dit.matmul", &[&[a], &[b]], out, &attrs)
+    e.dit1(OpKind::Matmul, &[&[a], &[b]], out, &attrs)
 }
 
 /// The input of `v`'s defining `dit.transpose` when it swaps exactly the last two dims.
 fn swapped_last_two(v: Val) -> Option<Val> {
     let def = v.defining_op()?;
-    if !def.is("dit.transpose") {
+    if !def.is_kind(OpKind::Transpose) {
         return None;
     }
     let perm = def.attr("perm")?.as_i64_array()?;
@@ -1495,7 +1505,7 @@ fn additive_mask(e: &mut Emitter, m: Val, q: Val, k: Val) -> R<Val> {
     if mlir::same_type(mlir::type_of(cast), target) {
         return Ok(cast);
     }
-    e.dit1("dit.broadcast", &[&[cast]], target, &[])
+    e.dit1(OpKind::Broadcast, &[&[cast]], target, &[])
 }
 
 /// torch's boolean attention mask (true = may attend) as dit's (non-zero = masked out, as
@@ -1513,7 +1523,7 @@ fn keep_mask_to_masked_out(e: &mut Emitter, m: Val) -> R<Val> {
     let i8 = mlir::integer_type(e.context(), 8);
     let m8 = e.cast(m, i8)?;
     let one = e.scalar(i8, Num::Int(1))?;
-    e.dit1("dit.sub", &[&[one], &[m8]], mlir::type_of(m8), &[])
+    e.dit1(OpKind::Sub, &[&[one], &[m8]], mlir::type_of(m8), &[])
 }
 
 /// slice_scatter(x, src, dim, start, end, step): x with the slice replaced by src. With step 1
@@ -1555,7 +1565,12 @@ fn slice_scatter(node: &Node, e: &mut Emitter) -> R<Val> {
                 ("end", Attr::i64(c, to)),
                 ("step", Attr::i64(c, 1)),
             ];
-            e.dit1("dit.slice", &[&[x]], mlir::tensor_of(&shape, elem), &attrs)
+            e.dit1(
+                OpKind::Slice,
+                &[&[x]],
+                mlir::tensor_of(&shape, elem),
+                &attrs,
+            )
         };
         let mut pieces = Vec::new();
         if start > 0 {
@@ -1569,7 +1584,7 @@ fn slice_scatter(node: &Node, e: &mut Emitter) -> R<Val> {
             return e.to_type(src, out);
         }
         return e.dit1(
-            "dit.concat",
+            OpKind::Concat,
             &[&pieces],
             out,
             &[("dim", Attr::i64(c, dim as i64))],
@@ -1599,7 +1614,7 @@ fn slice_scatter(node: &Node, e: &mut Emitter) -> R<Val> {
             let p = e.reshape(x, pairs_ty)?;
             let sizes = node.op.i64_array_attr(&vec![1; step as usize]);
             let split = e.dit(
-                "dit.split",
+                OpKind::Split,
                 &[&[p]],
                 &vec![column_ty; step as usize],
                 &[("dim", Attr::i64(c, dim as i64 + 1)), ("sizes", sizes)],
@@ -1609,7 +1624,7 @@ fn slice_scatter(node: &Node, e: &mut Emitter) -> R<Val> {
     };
     columns[start as usize] = e.reshape(src, column_ty)?;
     let joined = e.dit1(
-        "dit.concat",
+        OpKind::Concat,
         &[&columns],
         pairs_ty,
         &[("dim", Attr::i64(c, dim as i64 + 1))],
@@ -1620,11 +1635,11 @@ fn slice_scatter(node: &Node, e: &mut Emitter) -> R<Val> {
 /// The columns of `x` when it is `reshape(concat(columns, dim))` with the concat of type
 /// `pairs` (what [`slice_scatter`] emits for a strided write).
 fn interleaved_columns(x: Val, pairs: MlirType, dim: usize) -> Option<Vec<Val>> {
-    let reshape = x.defining_op().filter(|o| o.is("dit.reshape"))?;
+    let reshape = x.defining_op().filter(|o| o.is_kind(OpKind::Reshape))?;
     let concat = reshape
         .operand(0)
         .defining_op()
-        .filter(|o| o.is("dit.concat"))?;
+        .filter(|o| o.is_kind(OpKind::Concat))?;
     let same_dim = concat.attr("dim")?.as_i64()? == dim as i64;
     (same_dim && mlir::same_type(mlir::type_of(concat.result(0)), pairs)).then(|| concat.operands())
 }
@@ -1700,8 +1715,8 @@ mod tests {
 
     #[test]
     fn binaries_map_to_dit_ops() {
-        assert_eq!(binary_op("aten.rsub.Scalar"), "dit.sub");
-        assert_eq!(binary_op("aten.pow.Tensor_Scalar"), "dit.pow");
-        assert_eq!(binary_op("aten.div.Tensor_mode"), "dit.div");
+        assert_eq!(binary_op("aten.rsub.Scalar"), OpKind::Sub);
+        assert_eq!(binary_op("aten.pow.Tensor_Scalar"), OpKind::Pow);
+        assert_eq!(binary_op("aten.div.Tensor_mode"), OpKind::Div);
     }
 }

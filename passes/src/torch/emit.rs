@@ -4,6 +4,7 @@
 //! instead of leaving IR that breaks the contract.
 
 use super::mlir;
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     ir::{self, Attr, Op, Val},
     ops::OpBuilder,
@@ -61,12 +62,12 @@ impl Emitter {
     /// Creates a dit op with one entry per operand slot (see [`OpBuilder::create`]).
     pub fn dit(
         &mut self,
-        name: &str,
+        kind: OpKind,
         slots: &[&[Val]],
         results: &[MlirType],
         attributes: &[(&str, Attr)],
     ) -> Result<Op, String> {
-        let op = OpBuilder::before(self.anchor).create(name, slots, results, attributes)?;
+        let op = OpBuilder::before(self.anchor).create(kind, slots, results, attributes)?;
         self.created.push(op);
         Ok(op)
     }
@@ -74,12 +75,12 @@ impl Emitter {
     /// Creates a single-result dit op and returns its result.
     pub fn dit1(
         &mut self,
-        name: &str,
+        kind: OpKind,
         slots: &[&[Val]],
         result: MlirType,
         attributes: &[(&str, Attr)],
     ) -> Result<Val, String> {
-        Ok(self.dit(name, slots, &[result], attributes)?.result(0))
+        Ok(self.dit(kind, slots, &[result], attributes)?.result(0))
     }
 
     /// `arith.constant` of a typed (elements) attribute.
@@ -154,7 +155,7 @@ impl Emitter {
             .tensor()
             .ok_or("a cast operand is not a ranked tensor")?
             .shape;
-        self.dit1("dit.cast", &[&[v]], mlir::tensor_of(&shape, element), &[])
+        self.dit1(OpKind::Cast, &[&[v]], mlir::tensor_of(&shape, element), &[])
     }
 
     /// `v` as a value of type `ty`: cast to its element type, then reshaped to its shape
@@ -173,7 +174,7 @@ impl Emitter {
         if mlir::same_type(mlir::type_of(v), ty) {
             return Ok(v);
         }
-        self.dit1("dit.reshape", &[&[v]], ty, &[])
+        self.dit1(OpKind::Reshape, &[&[v]], ty, &[])
     }
 
     /// Checks every op created since `mark` with the dit verifier and MLIR's verifier; the

@@ -16,6 +16,7 @@
 
 use super::{emit::Num, mlir};
 use dit_dialect::ir::{self, Attr, Op, Val};
+use dit_dialect::ops::OpKind;
 use dit_runtime::{DType, Tensor, TensorType};
 
 /// The largest result folded (elements): tables of positions or frequencies, not activations.
@@ -31,12 +32,9 @@ pub fn mark_source(constant: Op) {
 
 /// Whether `op` is one of the ops folded (elementwise, or a reshape of a constant).
 fn foldable(op: Op) -> bool {
-    let name = op.name();
-    let name = name.as_str();
-    dit_dialect::ops::BINARY.contains(&name)
-        || dit_dialect::ops::UNARY.contains(&name)
-        || name == "dit.cast"
-        || name == "dit.reshape"
+    op.kind().is_some_and(|k| {
+        k.is_binary() || k.is_unary() || matches!(k, OpKind::Cast | OpKind::Reshape)
+    })
 }
 
 /// The f32 tensor an `arith.constant` defines, when `v` is one of at most [`FOLD_LIMIT`]

@@ -28,6 +28,7 @@
 //! them becomes dead and is erased by the pass's clean-up.
 
 use super::mlir;
+use dit_dialect::ops::OpKind;
 use dit_dialect::{
     ir::{Attr, Op, Val},
     ops::OpBuilder,
@@ -102,7 +103,10 @@ struct Group {
 
 /// Matches the group that ends in `combine` (a dit.index_add), or None.
 fn match_group(combine: Op) -> Option<Group> {
-    if !combine.is("dit.index_add") || !dim_is(combine, 0) || !constant_is(combine.operand(0), 0) {
+    if !combine.is_kind(OpKind::IndexAdd)
+        || !dim_is(combine, 0)
+        || !constant_is(combine.operand(0), 0)
+    {
         return None;
     }
     let token = combine.operand(1);
@@ -153,7 +157,7 @@ fn match_group(combine: Op) -> Option<Group> {
     }
     // The tokens gathered for the experts: x [T, H] selected by token.
     let gather = token.users().into_iter().find(|u| {
-        u.is("dit.index_select")
+        u.is_kind(OpKind::IndexSelect)
             && dim_is(*u, 0)
             && u.operand(1) == token
             && shape(u.operand(0)) == Some(vec![t, out[1]])
@@ -164,7 +168,7 @@ fn match_group(combine: Op) -> Option<Group> {
     }
     // Tokens per expert: cumsum(scatter_add(zeros [E], flat, ones)).
     let ends = flat.users().into_iter().find_map(|u| {
-        let counts = u.is("dit.scatter_add")
+        let counts = u.is_kind(OpKind::ScatterAdd)
             && dim_is(u, 0)
             && u.operand(1) == flat
             && constant_is(u.operand(0), 0)
@@ -176,7 +180,7 @@ fn match_group(combine: Op) -> Option<Group> {
         u.result(0)
             .users()
             .into_iter()
-            .find(|c| c.is("dit.cumsum") && dim_is(*c, 0))
+            .find(|c| c.is_kind(OpKind::Cumsum) && dim_is(*c, 0))
     });
     Some(Group {
         topk,
@@ -225,7 +229,7 @@ fn rewrite(g: &Group) -> bool {
         _ => g.gather,
     };
     let Ok(init) = OpBuilder::before(anchor).create(
-        "dit.moe_init_routing",
+        OpKind::MoeInitRouting,
         &[&[g.x], &[g.topk.result(1)]],
         &types,
         &attrs,
@@ -233,7 +237,7 @@ fn rewrite(g: &Group) -> bool {
         return false;
     };
     let finalize = OpBuilder::before(g.combine).create(
-        "dit.moe_finalize_routing",
+        OpKind::MoeFinalizeRouting,
         &[&[g.y], &[init.result(1)], &[g.scales]],
         &[mlir::type_of(g.combine.result(0))],
         &[],
@@ -272,7 +276,7 @@ fn rewrite(g: &Group) -> bool {
 pub fn raise_routing(func: Op) -> Vec<Op> {
     let mut combines = Vec::new();
     func.walk(&mut |op| {
-        if op.is("dit.index_add") {
+        if op.is_kind(OpKind::IndexAdd) {
             combines.push(op);
         }
     });

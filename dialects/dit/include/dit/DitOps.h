@@ -17,6 +17,21 @@
 
 #include "dit/DitDialect.h"
 
+/// The marker traits of DitDialect.td (`Dit_OpTrait`): no verifier, no methods; they name the
+/// op classes dit's passes dispatch on, so C++ can ask `op->hasTrait<dit::OpTrait::Cube>()`.
+namespace mlir::dit::OpTrait {
+#define DIT_MARKER_TRAIT(Name)                                                   \
+  template <typename ConcreteType>                                               \
+  class Name : public ::mlir::OpTrait::TraitBase<ConcreteType, Name> {};
+DIT_MARKER_TRAIT(Elementwise)
+DIT_MARKER_TRAIT(ViewLike)
+DIT_MARKER_TRAIT(RowWise)
+DIT_MARKER_TRAIT(RowWiseOnLastDim)
+DIT_MARKER_TRAIT(Cube)
+DIT_MARKER_TRAIT(Library)
+#undef DIT_MARKER_TRAIT
+} // namespace mlir::dit::OpTrait
+
 namespace mlir::dit {
 /// Checks the rules of dit's Rust verifier on `op` (one op, not its body), reporting a
 /// broken rule at the op's location: the `verify()` of every dit op.

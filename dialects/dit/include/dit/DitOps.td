@@ -17,6 +17,9 @@
 // - Ops with several results leave them unnamed (the names are in a comment): ODS 22 gives
 //   an op with several named results an OpAsmOpInterface that prints them as `%y, %scale`
 //   instead of `%0:2`, which would change the printed form every test checks.
+// - The `Dit_*` marker traits (DitDialect.td) name the op classes the Rust code dispatches on
+//   (elementwise, view-like, row-wise, Cube, library kernel); build.rs generates the Rust op
+//   table, with those flags, from these records.
 // - `Pure` on every op except dit.opaque (an op the dialect does not model: its effects are
 //   unknown) and dit.fused (as pure as its body: RecursiveMemoryEffects).
 //
@@ -47,15 +50,16 @@ class Dit_StrEnum<list<string> cases> : ConfinedAttr<StrAttr, [AttrConstraint<
 //===----------------------------------------------------------------------===//
 
 /// Elementwise binary, numpy broadcasting: (lhs, rhs) -> result.
-class Dit_BinaryOp<string mnemonic, string what> : Dit_Op<mnemonic, [Pure]> {
+class Dit_BinaryOp<string mnemonic, string what, list<Trait> traits = [Dit_Elementwise]> :
+    Dit_Op<mnemonic, !listconcat([Pure], traits)> {
   let summary = what # ", broadcasting";
   let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
   let results = (outs AnyRankedTensor:$result);
 }
 
 /// Elementwise unary: (x) -> result of x's type.
-class Dit_UnaryOp<string mnemonic, string what> :
-    Dit_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+class Dit_UnaryOp<string mnemonic, string what, list<Trait> traits = []> :
+    Dit_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType, Dit_Elementwise], traits)> {
   let summary = what;
   let arguments = (ins AnyRankedTensor:$x);
   let results = (outs AnyRankedTensor:$result);
@@ -106,70 +110,72 @@ def Dit_ReduceSumOp : Dit_XToResultOp<"reduce_sum", "sum over dims"> {
   let arguments = (ins AnyRankedTensor:$x, DenseI64ArrayAttr:$dims, BoolAttr:$keepdim);
 }
 
-def Dit_SoftmaxOp : Dit_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+def Dit_SoftmaxOp : Dit_Op<"softmax",
+    [Pure, SameOperandsAndResultType, Dit_RowWiseOnLastDim]> {
   let summary = "softmax along dim";
   let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim);
   let results = (outs AnyRankedTensor:$result);
 }
 
 def Dit_ReshapeOp : Dit_XToResultOp<"reshape",
-    "new shape from the result type, same element count">;
+    "new shape from the result type, same element count", [Dit_ViewLike]>;
 def Dit_BroadcastOp : Dit_XToResultOp<"broadcast",
-    "numpy-broadcast x to the result shape">;
+    "numpy-broadcast x to the result shape", [Dit_ViewLike]>;
 def Dit_BitcastOp : Dit_XToResultOp<"bitcast",
-    "reinterpret the bits of x as the result type">;
+    "reinterpret the bits of x as the result type", [Dit_ViewLike]>;
 
 def Dit_TransposeOp : Dit_XToResultOp<"transpose",
     "permute dims: result dim i = x dim perm[i]"> {
   let arguments = (ins AnyRankedTensor:$x, DenseI64ArrayAttr:$perm);
 }
 
-def Dit_SliceOp : Dit_XToResultOp<"slice", "x[start:end:step] along dim"> {
+def Dit_SliceOp : Dit_XToResultOp<"slice", "x[start:end:step] along dim", [Dit_ViewLike]> {
   let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim, I64Attr:$start, I64Attr:$end,
                        I64Attr:$step);
 }
 
-def Dit_SplitOp : Dit_Op<"split", [Pure]> {
+def Dit_SplitOp : Dit_Op<"split", [Pure, Dit_ViewLike]> {
   let summary = "split x along dim, one result per size";
   let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim, DenseI64ArrayAttr:$sizes);
   let results = (outs Variadic<AnyRankedTensor>:$results);
 }
 
-def Dit_ConcatOp : Dit_Op<"concat", [Pure]> {
+def Dit_ConcatOp : Dit_Op<"concat", [Pure, Dit_RowWise]> {
   let summary = "concatenate along dim";
   let arguments = (ins Variadic<AnyRankedTensor>:$xs, I64Attr:$dim);
   let results = (outs AnyRankedTensor:$result);
 }
 
-def Dit_MatmulOp : Dit_Op<"matmul", [Pure]> {
+def Dit_MatmulOp : Dit_Op<"matmul", [Pure, Dit_Cube]> {
   let summary = "batched op(a)·op(b), batch dims broadcast";
   let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b, BoolAttr:$transpose_a,
                        BoolAttr:$transpose_b);
   let results = (outs AnyRankedTensor:$result);
 }
 
-def Dit_LinearOp : Dit_Op<"linear", [Pure]> {
+def Dit_LinearOp : Dit_Op<"linear", [Pure, Dit_Cube]> {
   let summary = "x·weightᵀ + bias; weight is [N, K], bias [N]";
   let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$weight,
                        Optional<AnyRankedTensor>:$bias);
   let results = (outs AnyRankedTensor:$result);
 }
 
-def Dit_RmsNormOp : Dit_Op<"rms_norm", [Pure, AllTypesMatch<["x", "result"]>]> {
+def Dit_RmsNormOp : Dit_Op<"rms_norm",
+    [Pure, AllTypesMatch<["x", "result"]>, Dit_RowWise]> {
   let summary = "RMSNorm over the last dim";
   let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$gamma, F32Attr:$epsilon);
   let results = (outs AnyRankedTensor:$result);
 }
 
 def Dit_LayerNormOp : Dit_Op<"layer_norm",
-    [Pure, AttrSizedOperandSegments, AllTypesMatch<["x", "result"]>]> {
+    [Pure, AttrSizedOperandSegments, AllTypesMatch<["x", "result"]>, Dit_RowWise]> {
   let summary = "LayerNorm over the last dim";
   let arguments = (ins AnyRankedTensor:$x, Optional<AnyRankedTensor>:$gamma,
                        Optional<AnyRankedTensor>:$beta, F32Attr:$epsilon);
   let results = (outs AnyRankedTensor:$result);
 }
 
-def Dit_RopeOp : Dit_Op<"rope", [Pure, AllTypesMatch<["x", "result"]>]> {
+def Dit_RopeOp : Dit_Op<"rope", [Pure, AllTypesMatch<["x", "result"]>, Dit_RowWise]> {
   let summary = "rotary position embedding (aclnnRotaryPositionEmbedding semantics)";
   let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$cos, AnyRankedTensor:$sin,
                        Dit_StrEnum<["half", "interleave"]>:$mode);
@@ -196,7 +202,7 @@ def Dit_DynamicQuantOp : Dit_Op<"dynamic_quant", [Pure]> {
   let results = (outs AnyRankedTensor, AnyRankedTensor);
 }
 
-def Dit_QuantMatmulOp : Dit_Op<"quant_matmul", [Pure, AttrSizedOperandSegments]> {
+def Dit_QuantMatmulOp : Dit_Op<"quant_matmul", [Pure, AttrSizedOperandSegments, Dit_Cube]> {
   let summary = "QuantBatchMatmulV3: (op(x1)·op(x2))·scale [·pertoken_scale] + bias";
   let description = [{
     `x2_format` is "ND" (default) or "FRACTAL_NZ"; `group_size` defaults to 0.
@@ -209,7 +215,8 @@ def Dit_QuantMatmulOp : Dit_Op<"quant_matmul", [Pure, AttrSizedOperandSegments]>
   let results = (outs AnyRankedTensor:$result);
 }
 
-def Dit_GroupedMatmulOp : Dit_Op<"grouped_matmul", [Pure, AttrSizedOperandSegments]> {
+def Dit_GroupedMatmulOp : Dit_Op<"grouped_matmul",
+    [Pure, AttrSizedOperandSegments, Dit_Cube]> {
   let summary = "MoE experts: x [M,K], weight [E,K,N], group_list i64 [E]";
   let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$weight,
                        AnyRankedTensor:$group_list, Optional<AnyRankedTensor>:$bias,
@@ -242,7 +249,9 @@ def Dit_CumsumOp : Dit_XToResultOp<"cumsum",
   let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim);
 }
 
-def Dit_FloorDivOp : Dit_BinaryOp<"floor_div", "floor(lhs / rhs) (aclnnFloorDivide)">;
+// Not Dit_Elementwise: an integer op (MoE routing arithmetic) that no generated vector kernel
+// computes; it stays one aclnnFloorDivide.
+def Dit_FloorDivOp : Dit_BinaryOp<"floor_div", "floor(lhs / rhs) (aclnnFloorDivide)", []>;
 
 def Dit_IndexSelectOp : Dit_Op<"index_select", [Pure]> {
   let summary = "x's slices at the 1-d index along dim (aclnnIndexSelect)";
@@ -264,7 +273,7 @@ def Dit_IndexAddOp : Dit_Op<"index_add", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
 }
 
-def Dit_MoeInitRoutingOp : Dit_Op<"moe_init_routing", [Pure]> {
+def Dit_MoeInitRoutingOp : Dit_Op<"moe_init_routing", [Pure, Dit_Library]> {
   let summary = "(token, choice) pairs sorted by expert (aclnnMoeInitRoutingV2, drop-less)";
   let description = [{
     x [T,H], expert_idx [T,K] -> (expanded_x [T*K,H], expanded_row_idx i32 [T*K],
@@ -276,7 +285,7 @@ def Dit_MoeInitRoutingOp : Dit_Op<"moe_init_routing", [Pure]> {
   let results = (outs AnyRankedTensor, AnyRankedTensor, AnyRankedTensor);
 }
 
-def Dit_MoeFinalizeRoutingOp : Dit_Op<"moe_finalize_routing", [Pure]> {
+def Dit_MoeFinalizeRoutingOp : Dit_Op<"moe_finalize_routing", [Pure, Dit_Library]> {
   let summary = "out[t] = sum_k scales[t,k]·expanded_x[expanded_row_idx[t*K+k]] "
                 "(aclnnMoeFinalizeRoutingV2, dropPadMode 2)";
   let arguments = (ins AnyRankedTensor:$expanded_x, AnyRankedTensor:$expanded_row_idx,
@@ -298,23 +307,28 @@ def Dit_OpaqueOp : Dit_Op<"opaque"> {
 //===----------------------------------------------------------------------===//
 
 def Dit_FastGeluOp : Dit_UnaryOp<"fast_gelu",
-    "aclnnFastGelu: x·sigmoid(1.702x), replacing the GELU(tanh) pattern">;
+    "aclnnFastGelu: x·sigmoid(1.702x), replacing the GELU(tanh) pattern",
+    [Dit_RowWise, Dit_Library]> {
+  // aclnnFastGelu ([ops-nn] activation/fast_gelu/docs/aclnnFastGelu.md) computes
+  // x / (1 + exp(-1.702|x|)) * exp(0.851(x - |x|)) = x * sigmoid(1.702x), not tanh-GELU.
+  let substitution = "FastGelu x*sigmoid(1.702x) replacing tanh-GELU";
+}
 
-def Dit_MulsAddOp : Dit_Op<"muls_add", [Pure]> {
+def Dit_MulsAddOp : Dit_Op<"muls_add", [Pure, Dit_RowWise, Dit_Library]> {
   let summary = "x·scale + y in one kernel";
   let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$y, F32Attr:$scale);
   let results = (outs AnyRankedTensor:$result);
 }
 
 def Dit_AdaLayerNormOp : Dit_Op<"ada_layer_norm",
-    [Pure, AllTypesMatch<["x", "result"]>]> {
+    [Pure, AllTypesMatch<["x", "result"]>, Dit_RowWise, Dit_Library]> {
   let summary = "layer_norm(x)·(1+scale)+shift";
   let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$scale, AnyRankedTensor:$shift,
                        F32Attr:$epsilon);
   let results = (outs AnyRankedTensor:$result);
 }
 
-def Dit_QuantMatmulGeluOp : Dit_Op<"quant_matmul_gelu", [Pure]> {
+def Dit_QuantMatmulGeluOp : Dit_Op<"quant_matmul_gelu", [Pure, Dit_Cube, Dit_Library]> {
   let summary = "FusedQuantMatmul: quant matmul + GELU (Atlas A2/A3)";
   let arguments = (ins AnyRankedTensor:$x1, AnyRankedTensor:$x2, AnyRankedTensor:$x1_scale,
                        AnyRankedTensor:$x2_scale, Optional<AnyRankedTensor>:$bias,
@@ -324,7 +338,8 @@ def Dit_QuantMatmulGeluOp : Dit_Op<"quant_matmul_gelu", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
 }
 
-def Dit_FusedMatmulOp : Dit_Op<"fused_matmul", [Pure, AttrSizedOperandSegments]> {
+def Dit_FusedMatmulOp : Dit_Op<"fused_matmul",
+    [Pure, AttrSizedOperandSegments, Dit_Cube, Dit_Library]> {
   let summary = "FusedMatmul (Ascend 950 only)";
   let arguments = (ins AnyRankedTensor:$x1, AnyRankedTensor:$x2,
                        Optional<AnyRankedTensor>:$bias, Optional<AnyRankedTensor>:$x3,
@@ -334,7 +349,7 @@ def Dit_FusedMatmulOp : Dit_Op<"fused_matmul", [Pure, AttrSizedOperandSegments]>
 }
 
 def Dit_GroupedMatmulSwigluQuantOp : Dit_Op<"grouped_matmul_swiglu_quant",
-    [Pure, AttrSizedOperandSegments]> {
+    [Pure, AttrSizedOperandSegments, Dit_Cube, Dit_Library]> {
   let summary = "GroupedMatmulSwigluQuant(V2) -> (y: i8 [M, N/2], y_scale, y_offset)";
   let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$weight,
                        AnyRankedTensor:$group_list, AnyRankedTensor:$weight_scale,
@@ -346,22 +361,23 @@ def Dit_GroupedMatmulSwigluQuantOp : Dit_Op<"grouped_matmul_swiglu_quant",
 }
 
 def Dit_SwigluOp : Dit_XToResultOp<"swiglu",
-    "SwiGlu: silu(first half)·second half along dim"> {
+    "SwiGlu: silu(first half)·second half along dim", [Dit_RowWiseOnLastDim, Dit_Library]> {
   let arguments = (ins AnyRankedTensor:$x, I64Attr:$dim);
 }
 
-def Dit_SiluMulOp : Dit_Op<"silu_mul", [Pure]> {
+def Dit_SiluMulOp : Dit_Op<"silu_mul", [Pure, Dit_RowWise, Dit_Library]> {
   let summary = "silu(gate)·up as one vector kernel";
   let arguments = (ins AnyRankedTensor:$gate, AnyRankedTensor:$up);
   let results = (outs AnyRankedTensor:$result);
 }
 
 def Dit_GeluMulOp : Dit_XToResultOp<"gelu_mul",
-    "GeluMul: gelu(first half)·second half of the last dim (even, <= 1024)"> {
+    "GeluMul: gelu(first half)·second half of the last dim (even, <= 1024)",
+    [Dit_RowWise, Dit_Library]> {
   let arguments = (ins AnyRankedTensor:$x, Dit_StrEnum<["none", "tanh"]>:$approximate);
 }
 
-def Dit_KvRmsNormRopeCacheOp : Dit_Op<"kv_rms_norm_rope_cache", [Pure]> {
+def Dit_KvRmsNormRopeCacheOp : Dit_Op<"kv_rms_norm_rope_cache", [Pure, Dit_Library]> {
   let summary = "KvRmsNormRopeCache (kv last dim 576 = 512 norm + 64 rope), experimental";
   let description = [{
     The results are the updated caches. `cache_mode` is one of "Norm", "PA", "PA_BNSD",
