@@ -225,7 +225,7 @@ fn library_entry(op: Op) -> Option<&'static dit_runtime::kernels::KernelSpec> {
         return None;
     }
     let attrs = crate::dit_lower_to_aclnn::runtime_attrs(op).ok()?;
-    dit_runtime::kernels::kernel_for(&op.name(), &attrs)
+    dit_runtime::kernels::kernel_for(op.kind()?, &attrs)
 }
 
 /// Whether `op` launches a kernel on every call (see [`placement`]).

@@ -30,7 +30,7 @@ use crate::{
     cost::{self, Placement},
     registry::{DitPass, PassContext, PassFailed},
 };
-use dit_dialect::ops::OpKind;
+use dit_dialect::ops::{OpKind, DIALECT_PREFIX};
 use dit_dialect::{
     diagnostics::emit_error,
     ir::{Attr, Block, Op, Val},
@@ -298,15 +298,6 @@ fn contiguous_strides(dims: &[i64]) -> Vec<i64> {
     }
     strides
 }
-
-/// Ops that read their first operand's memory in place.
-const VIEW_OPS: &[&str] = &[
-    "dit.reshape",
-    "dit.bitcast",
-    "dit.broadcast",
-    "dit.split",
-    "dit.slice",
-];
 
 /// One function being lowered.
 struct FunctionLowering<'g> {
@@ -790,7 +781,7 @@ pub fn nz_key(function: &str, j: usize) -> String {
 fn nz_slots(op: Op, chip: &str) -> Vec<usize> {
     runtime_attrs(op)
         .ok()
-        .and_then(|attrs| kernels::kernel_for_target(&op.name(), &attrs, chip))
+        .and_then(|attrs| kernels::kernel_for_target(op.kind()?, &attrs, chip))
         .map(kernels::nz_slots)
         .unwrap_or_default()
 }
@@ -836,7 +827,7 @@ fn lower_op(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     if name == "arith.constant" {
         return lower_constant(f, op);
     }
-    if !name.starts_with("dit.") {
+    if !name.starts_with(DIALECT_PREFIX) {
         return Err((op, format!("cannot lower '{name}': not a dit op")));
     }
     let launches = match cost::placement(op) {
@@ -844,7 +835,8 @@ fn lower_op(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
         Placement::Prepack { launches } | Placement::PerCall { launches } => launches,
     };
     if launches == 0 {
-        if !VIEW_OPS.contains(&name.as_str()) {
+        // Views (`Dit_ViewLike`) read their first operand's memory in place.
+        if !op.kind().is_some_and(OpKind::is_view_like) {
             return Err((
                 op,
                 format!("'{name}' launches no kernel but is not a view op (a lowering bug)"),
@@ -888,12 +880,12 @@ fn lower_constant(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
 }
 
 fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
-    let name = op.name();
+    let kind = op.kind();
     let base = f.handle(op.operand(0), op)?;
     let input = rt_type(op.operand(0), op)?;
     let base_strides = contiguous_strides(&input.dims);
-    match name.as_str() {
-        "dit.reshape" | "dit.bitcast" => {
+    match kind {
+        Some(OpKind::Reshape | OpKind::Bitcast) => {
             let ty = rt_type(op.result(0), op)?;
             let dtype = f.i32(i64::from(ty.dtype.acl_code()));
             let rank = f.i32(ty.dims.len() as i64);
@@ -905,7 +897,7 @@ fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
             );
             f.handles.insert(op.result(0).key(), h);
         }
-        "dit.broadcast" => {
+        Some(OpKind::Broadcast) => {
             let ty = rt_type(op.result(0), op)?;
             // numpy alignment from the right; a size-1 (or missing) input dim repeats: stride 0.
             let shift = ty.dims.len() - input.dims.len().min(ty.dims.len());
@@ -925,14 +917,14 @@ fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
                 .collect();
             f.view(op.result(0), &base, &ty, &strides, 0);
         }
-        "dit.split" | "dit.slice" => {
+        Some(OpKind::Split | OpKind::Slice) => {
             let rank = input.dims.len() as i64;
             let dim = dit_dialect::ops::i64_attr(op, "dim").unwrap_or(0);
             let dim = if dim < 0 { dim + rank } else { dim } as usize;
             if dim >= input.dims.len() {
                 return Err((op, "dim out of range".to_string()));
             }
-            if name == "dit.split" {
+            if kind == Some(OpKind::Split) {
                 let mut start = 0i64;
                 for r in op.results() {
                     let ty = rt_type(r, op)?;
@@ -1031,7 +1023,7 @@ pub fn fused_body(op: Op) -> Result<Value, Failure> {
         .region_blocks(0)
         .into_iter()
         .next()
-        .ok_or_else(|| (op, "dit.fused has no body".to_string()))?;
+        .ok_or_else(|| (op, format!("{} has no body", OpKind::Fused)))?;
     let type_json = |v: Val, at: Op| -> Result<Value, Failure> {
         let t = rt_type(v, at)?;
         Ok(json!({"dtype": t.dtype.mlir_name(), "shape": t.dims}))
@@ -1053,7 +1045,7 @@ pub fn fused_body(op: Op) -> Result<Value, Failure> {
             }
             continue;
         }
-        if !inner.name().starts_with("dit.") {
+        if !inner.name().starts_with(DIALECT_PREFIX) {
             return Err((
                 inner,
                 format!("cannot lower '{}' in dit.fused", inner.name()),
@@ -1091,11 +1083,12 @@ pub fn fused_body(op: Op) -> Result<Value, Failure> {
 
 fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     let name = op.name();
+    let kind = op.kind();
     let attrs = runtime_attrs(op)?;
-    let (kernel, attrs_json) = if name == "dit.fused" {
+    let (kernel, attrs_json) = if kind == Some(OpKind::Fused) {
         let kernel = match attrs.get("kernel") {
             Some(AttrValue::Str(k)) => k.clone(),
-            _ => return Err((op, "dit.fused without a kernel name".to_string())),
+            _ => return Err((op, format!("{} without a kernel name", OpKind::Fused))),
         };
         let body = fused_body(op)?;
         (
@@ -1103,26 +1096,29 @@ fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
             json!({"kernel": kernel, "body": body}).to_string(),
         )
     } else {
-        let spec = kernels::kernel_for_target(&name, &attrs, f.chip).ok_or_else(|| {
-            (
-                op,
-                format!("no kernel table entry for '{name}' with these attributes"),
-            )
-        })?;
+        let spec = kind
+            .and_then(|k| kernels::kernel_for_target(k, &attrs, f.chip))
+            .ok_or_else(|| {
+                (
+                    op,
+                    format!("no kernel table entry for '{name}' with these attributes"),
+                )
+            })?;
         let calls = spec.calls();
-        if name == "dit.opaque" {
+        if kind == Some(OpKind::Opaque) {
             // No library kernel: the call names the op itself; a backend that implements it
             // (the CPU reference knows a few, like topk) runs it, any other reports it.
             let callee = match attrs.get("name") {
                 Some(AttrValue::Str(n)) => n.clone(),
-                _ => return Err((op, "dit.opaque without a name".to_string())),
+                _ => return Err((op, format!("{} without a name", OpKind::Opaque))),
             };
             if !dit_runtime::cpu::OPAQUE_NAMES.contains(&callee.as_str()) {
                 return Err((
                     op,
                     format!(
-                        "dit.opaque '{callee}' has no runtime semantics: no kernel runs it and the \
+                        "{} '{callee}' has no runtime semantics: no kernel runs it and the \
                          CPU reference knows only {}",
+                        OpKind::Opaque,
                         dit_runtime::cpu::OPAQUE_NAMES.join(", ")
                     ),
                 ));

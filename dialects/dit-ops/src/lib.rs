@@ -11,6 +11,9 @@ use std::fmt;
 
 include!("op_table.rs");
 
+/// The prefix of every dit op name (`dit.add`): the dialect's namespace.
+pub const DIALECT_PREFIX: &str = "dit.";
+
 /// How many values an operand slot takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Arity {
@@ -114,7 +117,7 @@ impl OpKind {
 
     /// The name without the dialect prefix (`add`).
     pub fn mnemonic(self) -> &'static str {
-        &self.name()["dit.".len()..]
+        &self.name()[DIALECT_PREFIX.len()..]
     }
 
     /// The op with full name `name` (`dit.add`), if it is a dit op.

@@ -269,7 +269,7 @@ impl Op {
             let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
             // Every dit name is `dit.<mnemonic>`: other dialects' ops are turned away by prefix
             // without a table search.
-            if !bytes.starts_with(b"dit.") {
+            if !bytes.starts_with(dit_ops::DIALECT_PREFIX.as_bytes()) {
                 return None;
             }
             crate::ops::OpKind::from_name(std::str::from_utf8(bytes).ok()?)

@@ -4,7 +4,7 @@
 
 use crate::ir::{Op, Val};
 
-pub use dit_ops::{Arity, AttrSpec, OpKind, OpSpec, Traits};
+pub use dit_ops::{Arity, AttrSpec, OpKind, OpSpec, Traits, DIALECT_PREFIX};
 
 use Arity::{One, Optional, Variadic};
 

@@ -17,6 +17,7 @@
 //! (dit_rt_status) does when nothing was read. Released device memory is freed after the
 //! stream synchronises.
 
+use dit_ops::OpKind;
 use std::{
     cell::RefCell,
     collections::{HashMap, HashSet},
@@ -916,7 +917,7 @@ impl Context {
                 .map(|h| h.map(|h| self.tensor_type(h)).transpose())
                 .collect::<Result<_, _>>()?;
             let mut b = b.borrow_mut();
-            if op == "dit.fused" {
+            if op == OpKind::Fused.name() {
                 let fused = FusedOp::parse(attrs_json)?;
                 fused.check_types(kernel, &in_types, &result_types)?;
                 // check_types refused empty slots.
@@ -950,7 +951,7 @@ impl Context {
             .collect::<Result<_, _>>()?;
         let refs: Vec<Option<&Tensor>> = owned.iter().map(Option::as_ref).collect();
 
-        let results = if op == "dit.fused" {
+        let results = if op == OpKind::Fused.name() {
             let fused = FusedOp::parse(attrs_json)?;
             fused.check_signature(kernel, &refs, &result_types)?;
             match &self.backend {
@@ -1048,13 +1049,16 @@ fn check_kernel_name(
     if kernel.is_empty() {
         return Ok(());
     }
-    let Some(spec) = kernels::select(op, attrs, present) else {
+    let Some(kind) = OpKind::from_name(op) else {
+        return Ok(());
+    };
+    let Some(spec) = kernels::select(kind, attrs, present) else {
         return Ok(());
     };
     if spec.calls().is_empty() {
         return Ok(());
     }
-    let named = kernels::entry_named(op, attrs, present, kernel).or_else(|| {
+    let named = kernels::entry_named(kind, attrs, present, kernel).or_else(|| {
         // A multi-call entry may also be named by one of its symbols.
         spec.calls()
             .iter()

@@ -321,7 +321,7 @@ pub fn check(
             Check::Targets(targets) => (!targets.contains(&target)).then(|| {
                 format!(
                     "{} exists on {} only, not on {target}",
-                    spec.calls().first().map_or(spec.op, |c| c.symbol),
+                    spec.calls().first().map_or(spec.op.name(), |c| c.symbol),
                     targets.join(", ")
                 )
             }),
@@ -444,6 +444,7 @@ pub fn render() -> String {
 mod tests {
     use super::*;
     use crate::kernels::{select_for_target, KERNELS};
+    use dit_ops::OpKind;
 
     fn spec(symbol: &str) -> &'static KernelSpec {
         KERNELS
@@ -571,8 +572,8 @@ mod tests {
     #[test]
     fn targets_pick_the_attention_entry() {
         let present = [true, true, true, false];
-        let a2 = select_for_target("dit.attention", &Attrs::new(), &present, "ascend910b");
-        let a5 = select_for_target("dit.attention", &Attrs::new(), &present, "ascend950");
+        let a2 = select_for_target(OpKind::Attention, &Attrs::new(), &present, "ascend910b");
+        let a5 = select_for_target(OpKind::Attention, &Attrs::new(), &present, "ascend950");
         assert_eq!(
             a2.unwrap().calls()[0].symbol,
             "aclnnFusedInferAttentionScoreV2"

@@ -14,6 +14,7 @@
 //! op's results take the next ids in op order. An operand may be `null` (an empty optional
 //! slot). Keys other than these are ignored, so the lowering may add attributes of its own.
 
+use dit_ops::OpKind;
 use std::borrow::Cow;
 
 use serde::Deserialize;
@@ -78,7 +79,7 @@ pub struct FusedOp {
 
 /// A contract violation of `dit.fused`.
 fn err(message: impl Into<String>) -> RuntimeError {
-    crate::contract("dit.fused", message)
+    crate::contract(OpKind::Fused.name(), message)
 }
 
 fn parse_type(t: &TypeJson, what: &str) -> Result<TensorType, RuntimeError> {
@@ -107,7 +108,11 @@ impl FusedOp {
         let mut ops = Vec::with_capacity(json.body.ops.len());
         for (k, op) in json.body.ops.into_iter().enumerate() {
             let what = format!("body op #{k} ({})", op.name);
-            if !op.name.starts_with("dit.") || op.name == "dit.fused" || op.name == "dit.yield" {
+            let region_op = matches!(
+                OpKind::from_name(&op.name),
+                Some(OpKind::Fused | OpKind::Yield)
+            );
+            if !op.name.starts_with(dit_ops::DIALECT_PREFIX) || region_op {
                 return Err(err(format!(
                     "{what}: a body holds dit ops other than dit.fused and dit.yield"
                 )));

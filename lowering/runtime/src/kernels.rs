@@ -38,6 +38,7 @@ use crate::contracts::{
     ACLNN_ERR_PARAM_NULLPTR as NULLPTR,
 };
 use crate::dtype::DType;
+use dit_ops::OpKind;
 
 /// A transformation applied to how a contiguous tensor is described to aclnn (dims, strides):
 /// no data moves; aclnn reads a strided view of the same device memory.
@@ -393,8 +394,8 @@ pub enum Body {
 /// One row of the table: a dit op (in one attribute variant) and what runs it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct KernelSpec {
-    /// The dit op, `dit.<name>`.
-    pub op: &'static str,
+    /// The dit op.
+    pub op: OpKind,
     /// Operand slot names in contract order (DIALECT.md), for messages.
     pub slots: &'static [&'static str],
     /// All must hold for this entry to be chosen.
@@ -443,7 +444,8 @@ impl KernelSpec {
 }
 
 const BASE: KernelSpec = KernelSpec {
-    op: "",
+    // Every entry names its own op; this one is never looked up.
+    op: OpKind::Opaque,
     slots: &[],
     when: &[],
     body: Body::NoKernel,
@@ -466,9 +468,9 @@ const OUT: Arg = Output(0, Plain);
 /// Elementwise unary entries: `aclnnXxxGetWorkspaceSize(const aclTensor *self, aclTensor *out,
 /// ...)`.
 macro_rules! unary {
-    ($op:literal, $sym:literal, $src:literal) => {
+    ($op:ident, $sym:literal, $src:literal) => {
         KernelSpec {
-            op: $op,
+            op: OpKind::$op,
             slots: &["x"],
             body: Body::Aclnn(&[Call {
                 symbol: $sym,
@@ -483,9 +485,9 @@ macro_rules! unary {
 /// Elementwise binary entries without alpha: `(const aclTensor *self, const aclTensor *other,
 /// aclTensor *out, ...)`.
 macro_rules! binary {
-    ($op:literal, $sym:literal, $src:literal) => {
+    ($op:ident, $sym:literal, $src:literal) => {
         KernelSpec {
-            op: $op,
+            op: OpKind::$op,
             slots: &["lhs", "rhs"],
             body: Body::Aclnn(&[Call {
                 symbol: $sym,
@@ -867,7 +869,7 @@ const FIA_V5_CAUSAL: [Arg; FIA_V2_ARGS + 9] = fia_v5_args(Null(Kind::Tensor), Ar
 /// preTokens, temporaries) is in the entry's `note`.
 pub const KERNELS: &[KernelSpec] = &[
     KernelSpec {
-        op: "dit.add",
+        op: OpKind::Add,
         slots: &["lhs", "rhs"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnAdd",
@@ -878,7 +880,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.sub",
+        op: OpKind::Sub,
         slots: &["lhs", "rhs"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnSub",
@@ -891,44 +893,44 @@ pub const KERNELS: &[KernelSpec] = &[
     // x1, x2 and y take BOOL too: dit.mul on i1 is torch's bool and (the converter's
     // aten.__and__ / logical_and).
     binary!(
-        "dit.mul",
+        Mul,
         "aclnnMul",
         "[8.1.RC1] aclnn_mul.h; [ops-math] math/mul/README.md (x1, x2, y: ... BOOL)"
     ),
     binary!(
-        "dit.div",
+        Div,
         "aclnnDiv",
         "[8.1.RC1] aclnn_div.h; [ops-math] math/div/docs/aclnnDiv&aclnnInplaceDiv.md"
     ),
     binary!(
-        "dit.pow",
+        Pow,
         "aclnnPowTensorTensor",
         "[8.1.RC1] aclnn_pow_tensor_tensor.h; [ops-math] \
             math/pow/docs/aclnnPowTensorTensor&aclnnInplacePowTensorTensor.md"
     ),
-    unary!("dit.neg", "aclnnNeg", "[8.1.RC1] aclnn_neg.h"),
-    unary!("dit.exp", "aclnnExp", "[8.1.RC1] aclnn_exp.h"),
-    unary!("dit.sqrt", "aclnnSqrt", "[8.1.RC1] aclnn_sqrt.h"),
-    unary!("dit.rsqrt", "aclnnRsqrt", "[8.1.RC1] aclnn_rsqrt.h"),
-    unary!("dit.tanh", "aclnnTanh", "[8.1.RC1] aclnn_tanh.h"),
+    unary!(Neg, "aclnnNeg", "[8.1.RC1] aclnn_neg.h"),
+    unary!(Exp, "aclnnExp", "[8.1.RC1] aclnn_exp.h"),
+    unary!(Sqrt, "aclnnSqrt", "[8.1.RC1] aclnn_sqrt.h"),
+    unary!(Rsqrt, "aclnnRsqrt", "[8.1.RC1] aclnn_rsqrt.h"),
+    unary!(Tanh, "aclnnTanh", "[8.1.RC1] aclnn_tanh.h"),
     unary!(
-        "dit.sin",
+        Sin,
         "aclnnSin",
         "[ops-math] math/sin/docs/aclnnSin&aclnnInplaceSin.md: out = sin(self), \
             aclnnSinGetWorkspaceSize(self, out, workspaceSize, executor)"
     ),
     unary!(
-        "dit.cos",
+        Cos,
         "aclnnCos",
         "[ops-math] math/cos/docs/aclnnCos&aclnnInplaceCos.md: out = cos(input), \
             aclnnCosGetWorkspaceSize(input, out, workspaceSize, executor)"
     ),
-    unary!("dit.erf", "aclnnErf", "[8.1.RC1] aclnn_erf.h"),
-    unary!("dit.sigmoid", "aclnnSigmoid", "[8.1.RC1] aclnn_sigmoid.h"),
-    unary!("dit.silu", "aclnnSilu", "[8.1.RC1] aclnn_silu.h"),
-    unary!("dit.relu", "aclnnRelu", "[8.1.RC1] aclnn_relu.h"),
+    unary!(Erf, "aclnnErf", "[8.1.RC1] aclnn_erf.h"),
+    unary!(Sigmoid, "aclnnSigmoid", "[8.1.RC1] aclnn_sigmoid.h"),
+    unary!(Silu, "aclnnSilu", "[8.1.RC1] aclnn_silu.h"),
+    unary!(Relu, "aclnnRelu", "[8.1.RC1] aclnn_relu.h"),
     KernelSpec {
-        op: "dit.gelu",
+        op: OpKind::Gelu,
         slots: &["x"],
         when: &[Cond::StrIs {
             attr: "approximate",
@@ -944,7 +946,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.gelu",
+        op: OpKind::Gelu,
         slots: &["x"],
         when: &[Cond::StrIs {
             attr: "approximate",
@@ -968,7 +970,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.cast",
+        op: OpKind::Cast,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnCast",
@@ -979,7 +981,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.reduce_mean",
+        op: OpKind::ReduceMean,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnMean",
@@ -995,7 +997,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.reduce_sum",
+        op: OpKind::ReduceSum,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnReduceSum",
@@ -1011,7 +1013,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.softmax",
+        op: OpKind::Softmax,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnSoftmax",
@@ -1021,14 +1023,14 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.reshape",
+        op: OpKind::Reshape,
         slots: &["x"],
         body: Body::View,
         note: "a view: same bytes, the result's shape; no kernel runs",
         ..BASE
     },
     KernelSpec {
-        op: "dit.broadcast",
+        op: OpKind::Broadcast,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnExpand",
@@ -1039,14 +1041,14 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.bitcast",
+        op: OpKind::Bitcast,
         slots: &["x"],
         body: Body::View,
         note: "a view: same bytes reinterpreted as the result type; no kernel runs",
         ..BASE
     },
     KernelSpec {
-        op: "dit.transpose",
+        op: OpKind::Transpose,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnPermute",
@@ -1056,7 +1058,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.slice",
+        op: OpKind::Slice,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnSlice",
@@ -1073,7 +1075,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.split",
+        op: OpKind::Split,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnSplitWithSize",
@@ -1090,7 +1092,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.concat",
+        op: OpKind::Concat,
         slots: &["xs"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnCat",
@@ -1105,7 +1107,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.matmul",
+        op: OpKind::Matmul,
         slots: &["a", "b"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnMatmul",
@@ -1123,7 +1125,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.linear",
+        op: OpKind::Linear,
         slots: &["x", "weight", "bias"],
         when: &[Cond::Absent(2)],
         body: Body::Aclnn(&[Call {
@@ -1140,7 +1142,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.linear",
+        op: OpKind::Linear,
         slots: &["x", "weight", "bias"],
         when: &[Cond::Present(2)],
         body: Body::Aclnn(&[Call {
@@ -1163,7 +1165,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.rms_norm",
+        op: OpKind::RmsNorm,
         slots: &["x", "gamma"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnRmsNorm",
@@ -1185,7 +1187,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.layer_norm",
+        op: OpKind::LayerNorm,
         slots: &["x", "gamma", "beta"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnLayerNorm",
@@ -1205,7 +1207,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.rope",
+        op: OpKind::Rope,
         slots: &["x", "cos", "sin"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnRotaryPositionEmbedding",
@@ -1230,7 +1232,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.attention",
+        op: OpKind::Attention,
         slots: &["q", "k", "v", "mask"],
         when: &[NOT_CAUSAL, MASKED_OUT],
         body: Body::Aclnn(&[Call {
@@ -1249,7 +1251,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.attention",
+        op: OpKind::Attention,
         slots: &["q", "k", "v", "mask"],
         when: &[NOT_CAUSAL, ADDITIVE],
         body: Body::Aclnn(&[Call {
@@ -1292,7 +1294,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.attention",
+        op: OpKind::Attention,
         slots: &["q", "k", "v", "mask"],
         when: &[NOT_CAUSAL, MASKED_OUT],
         body: Body::Aclnn(&[Call {
@@ -1315,7 +1317,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.attention",
+        op: OpKind::Attention,
         slots: &["q", "k", "v", "mask"],
         when: &[NOT_CAUSAL, ADDITIVE],
         body: Body::Aclnn(&[Call {
@@ -1359,7 +1361,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.attention",
+        op: OpKind::Attention,
         slots: &["q", "k", "v", "mask"],
         when: &[CAUSAL, Cond::Absent(3)],
         body: Body::Aclnn(&[Call {
@@ -1377,7 +1379,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.attention",
+        op: OpKind::Attention,
         slots: &["q", "k", "v", "mask"],
         when: &[CAUSAL, Cond::Absent(3)],
         body: Body::Aclnn(&[Call {
@@ -1396,7 +1398,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.dynamic_quant",
+        op: OpKind::DynamicQuant,
         slots: &["x", "smooth_scale"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnDynamicQuant",
@@ -1408,7 +1410,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.quant_matmul",
+        op: OpKind::QuantMatmul,
         slots: &["x1", "x2", "scale", "offset", "bias", "pertoken_scale"],
         when: &[
             Cond::StrIs {
@@ -1444,7 +1446,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.quant_matmul",
+        op: OpKind::QuantMatmul,
         slots: &["x1", "x2", "scale", "offset", "bias", "pertoken_scale"],
         when: &[
             Cond::StrIs {
@@ -1485,7 +1487,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.quant_matmul",
+        op: OpKind::QuantMatmul,
         slots: &["x1", "x2", "scale", "offset", "bias", "pertoken_scale"],
         when: &[Cond::StrIs {
             attr: "x2_format",
@@ -1528,7 +1530,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.grouped_matmul",
+        op: OpKind::GroupedMatmul,
         slots: &[
             "x",
             "weight",
@@ -1572,7 +1574,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.topk",
+        op: OpKind::Topk,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnTopk",
@@ -1601,7 +1603,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.sort",
+        op: OpKind::Sort,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnSort",
@@ -1629,7 +1631,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.cumsum",
+        op: OpKind::Cumsum,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnCumsum",
@@ -1649,7 +1651,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.floor_div",
+        op: OpKind::FloorDiv,
         slots: &["lhs", "rhs"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFloorDivide",
@@ -1671,7 +1673,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.index_select",
+        op: OpKind::IndexSelect,
         slots: &["x", "index"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnIndexSelect",
@@ -1708,7 +1710,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.scatter_add",
+        op: OpKind::ScatterAdd,
         slots: &["x", "index", "src"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnScatterAdd",
@@ -1749,7 +1751,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.index_add",
+        op: OpKind::IndexAdd,
         slots: &["x", "index", "source"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnIndexAdd",
@@ -1791,7 +1793,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.moe_init_routing",
+        op: OpKind::MoeInitRouting,
         slots: &["x", "expert_idx"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnMoeInitRoutingV2",
@@ -1849,7 +1851,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.moe_finalize_routing",
+        op: OpKind::MoeFinalizeRouting,
         slots: &["expanded_x", "expanded_row_idx", "scales"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnMoeFinalizeRoutingV2",
@@ -1891,7 +1893,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.opaque",
+        op: OpKind::Opaque,
         slots: &["args"],
         body: Body::NoKernel,
         note: "an op the dialect does not model: no aclnn kernel is known for it; the lowering \
@@ -1899,7 +1901,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.fast_gelu",
+        op: OpKind::FastGelu,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFastGelu",
@@ -1909,7 +1911,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.muls_add",
+        op: OpKind::MulsAdd,
         slots: &["x", "y"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnAdd",
@@ -1926,7 +1928,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.ada_layer_norm",
+        op: OpKind::AdaLayerNorm,
         slots: &["x", "scale", "shift"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnAdaLayerNorm",
@@ -1946,7 +1948,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.quant_matmul_gelu",
+        op: OpKind::QuantMatmulGelu,
         slots: &["x1", "x2", "x1_scale", "x2_scale", "bias"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFusedQuantMatmul",
@@ -1979,7 +1981,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.fused_matmul",
+        op: OpKind::FusedMatmul,
         slots: &["x1", "x2", "bias", "x3"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnFusedMatmul",
@@ -2001,7 +2003,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.grouped_matmul_swiglu_quant",
+        op: OpKind::GroupedMatmulSwigluQuant,
         slots: &[
             "x",
             "weight",
@@ -2060,7 +2062,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.grouped_matmul_swiglu_quant",
+        op: OpKind::GroupedMatmulSwigluQuant,
         slots: &[
             "x",
             "weight",
@@ -2114,7 +2116,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.grouped_matmul_swiglu_quant",
+        op: OpKind::GroupedMatmulSwigluQuant,
         slots: &[
             "x",
             "weight",
@@ -2177,7 +2179,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.swiglu",
+        op: OpKind::Swiglu,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnSwiGlu",
@@ -2188,7 +2190,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.silu_mul",
+        op: OpKind::SiluMul,
         slots: &["gate", "up"],
         body: Body::Aclnn(&[
             Call {
@@ -2213,7 +2215,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.gelu_mul",
+        op: OpKind::GeluMul,
         slots: &["x"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnGeluMul",
@@ -2225,7 +2227,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.kv_rms_norm_rope_cache",
+        op: OpKind::KvRmsNormRopeCache,
         slots: &["kv", "gamma", "cos", "sin", "index", "k_cache", "ckv_cache"],
         body: Body::Aclnn(&[Call {
             symbol: "aclnnKvRmsNormRopeCache",
@@ -2311,7 +2313,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.fused",
+        op: OpKind::Fused,
         slots: &["captured"],
         body: Body::NoKernel,
         note: "a generated Ascend C vector kernel (built from the region by the fused-kernel \
@@ -2319,7 +2321,7 @@ pub const KERNELS: &[KernelSpec] = &[
         ..BASE
     },
     KernelSpec {
-        op: "dit.yield",
+        op: OpKind::Yield,
         slots: &["values"],
         body: Body::NoKernel,
         note: "the terminator of dit.fused: no kernel of its own",
@@ -2335,7 +2337,7 @@ pub const DEFAULT_TARGET: &str = "ascend910b";
 /// entry, else the first entry of another target (dit.fused_matmul has only Ascend 950's), as
 /// before entries were chosen per target. `None`: no entry fits (an unknown op, or an attribute
 /// combination no aclnn kernel covers).
-pub fn select(op: &str, attrs: &Attrs, present: &[bool]) -> Option<&'static KernelSpec> {
+pub fn select(op: OpKind, attrs: &Attrs, present: &[bool]) -> Option<&'static KernelSpec> {
     select_for_target(op, attrs, present, DEFAULT_TARGET).or_else(|| {
         KERNELS
             .iter()
@@ -2347,7 +2349,7 @@ pub fn select(op: &str, attrs: &Attrs, present: &[bool]) -> Option<&'static Kern
 /// target are passed over, so one dit op can map to different aclnn operators per chip
 /// (FusedInferAttentionScore V2 on Atlas A2/A3, V5 on Ascend 950).
 pub fn select_for_target(
-    op: &str,
+    op: OpKind,
     attrs: &Attrs,
     present: &[bool],
     target: &str,
@@ -2370,7 +2372,7 @@ fn present_from(attrs: &Attrs) -> Vec<bool> {
 }
 
 /// The entry for `op` with attributes `attrs`, the target not known (as [`select`]).
-pub fn kernel_for(op: &str, attrs: &Attrs) -> Option<&'static KernelSpec> {
+pub fn kernel_for(op: OpKind, attrs: &Attrs) -> Option<&'static KernelSpec> {
     select(op, attrs, &present_from(attrs))
 }
 
@@ -2378,7 +2380,7 @@ pub fn kernel_for(op: &str, attrs: &Attrs) -> Option<&'static KernelSpec> {
 /// calls are `kernel` (symbols joined with `+`). The lowering picks per target, so the runtime
 /// finds the entry by the name it was given rather than by guessing the target.
 pub fn entry_named(
-    op: &str,
+    op: OpKind,
     attrs: &Attrs,
     present: &[bool],
     kernel: &str,
@@ -2402,7 +2404,7 @@ pub fn nz_slots(spec: &KernelSpec) -> Vec<usize> {
 }
 
 /// The entry for `op` with attributes `attrs` on `target` (as [`select_for_target`]).
-pub fn kernel_for_target(op: &str, attrs: &Attrs, target: &str) -> Option<&'static KernelSpec> {
+pub fn kernel_for_target(op: OpKind, attrs: &Attrs, target: &str) -> Option<&'static KernelSpec> {
     select_for_target(op, attrs, &present_from(attrs), target)
 }
 
@@ -2803,9 +2805,13 @@ mod tests {
         );
         let causal: Attrs = [("causal".to_string(), AttrValue::Bool(true))].into();
         for target in ["ascend910b", "ascend950"] {
-            let spec =
-                select_for_target("dit.attention", &causal, &[true, true, true, false], target)
-                    .expect("a causal entry");
+            let spec = select_for_target(
+                OpKind::Attention,
+                &causal,
+                &[true, true, true, false],
+                target,
+            )
+            .expect("a causal entry");
             let args = spec.calls()[0].args;
             // attenMaskOptional (argument 4) is the mask; sparseMode follows numKeyValueHeads.
             assert_eq!(args[4], Arg::CausalMask, "{target}");
@@ -2816,7 +2822,7 @@ mod tests {
             assert_eq!(args[kv_heads + 1], Arg::Int64(Int::Const(2)), "{target}");
             // causal = false (or absent) keeps sparseMode 0 and the mask operand.
             let plain = select_for_target(
-                "dit.attention",
+                OpKind::Attention,
                 &Attrs::new(),
                 &[true, true, true, true],
                 target,
@@ -2824,10 +2830,13 @@ mod tests {
             .expect("the masked_out entry");
             assert_eq!(plain.calls()[0].args[4], OptionalInput(3, Plain));
             // A causal op with a mask has no entry (the verifier refuses it first).
-            assert!(
-                select_for_target("dit.attention", &causal, &[true, true, true, true], target)
-                    .is_none()
-            );
+            assert!(select_for_target(
+                OpKind::Attention,
+                &causal,
+                &[true, true, true, true],
+                target
+            )
+            .is_none());
         }
     }
 
@@ -2898,13 +2907,13 @@ mod tests {
     fn every_contract_op_has_an_entry_and_back() {
         for op in CONTRACT_OPS {
             assert!(
-                KERNELS.iter().any(|k| k.op == *op),
+                KERNELS.iter().any(|k| k.op.name() == *op),
                 "{op} has no kernel entry"
             );
         }
         for k in KERNELS {
             assert!(
-                CONTRACT_OPS.contains(&k.op),
+                CONTRACT_OPS.contains(&k.op.name()),
                 "{} is not a contract op",
                 k.op
             );
@@ -2967,32 +2976,32 @@ mod tests {
         let tanh = attrs(&[("approximate", AttrValue::Str("tanh".into()))]);
         let none = attrs(&[("approximate", AttrValue::Str("none".into()))]);
         assert_eq!(
-            kernel_for("dit.gelu", &tanh).unwrap().calls()[0].symbol,
+            kernel_for(OpKind::Gelu, &tanh).unwrap().calls()[0].symbol,
             "aclnnGeluV2"
         );
         assert_eq!(
-            kernel_for("dit.gelu", &none).unwrap().calls()[0].symbol,
+            kernel_for(OpKind::Gelu, &none).unwrap().calls()[0].symbol,
             "aclnnGelu"
         );
-        assert!(kernel_for("dit.gelu", &Attrs::new()).is_none());
+        assert!(kernel_for(OpKind::Gelu, &Attrs::new()).is_none());
 
         let with_bias = attrs(&[("operandSegmentSizes", AttrValue::Ints(vec![1, 1, 1]))]);
         assert_eq!(
-            kernel_for("dit.linear", &with_bias).unwrap().calls()[0].symbol,
+            kernel_for(OpKind::Linear, &with_bias).unwrap().calls()[0].symbol,
             "aclnnAddmm"
         );
         assert_eq!(
-            kernel_for("dit.linear", &Attrs::new()).unwrap().calls()[0].symbol,
+            kernel_for(OpKind::Linear, &Attrs::new()).unwrap().calls()[0].symbol,
             "aclnnMatmul"
         );
 
         let grouped = attrs(&[("group_size", AttrValue::Int(256))]);
         assert_eq!(
-            kernel_for("dit.quant_matmul", &grouped).unwrap().calls()[0].symbol,
+            kernel_for(OpKind::QuantMatmul, &grouped).unwrap().calls()[0].symbol,
             "aclnnQuantMatmulV5"
         );
         assert_eq!(
-            kernel_for("dit.quant_matmul", &Attrs::new())
+            kernel_for(OpKind::QuantMatmul, &Attrs::new())
                 .unwrap()
                 .calls()[0]
                 .symbol,
@@ -3000,7 +3009,7 @@ mod tests {
         );
         let nz = attrs(&[("x2_format", AttrValue::Str("FRACTAL_NZ".into()))]);
         assert_eq!(
-            kernel_for("dit.quant_matmul", &nz).unwrap().calls()[0].symbol,
+            kernel_for(OpKind::QuantMatmul, &nz).unwrap().calls()[0].symbol,
             "aclnnQuantMatmulWeightNz"
         );
         let mla = attrs(&[
@@ -3008,11 +3017,11 @@ mod tests {
             ("cache_mode", AttrValue::Str("Norm".into())),
         ]);
         for chip in ["ascend910b", "ascend910_93", "ascend950"] {
-            assert!(kernel_for_target("dit.kv_rms_norm_rope_cache", &mla, chip).is_some());
+            assert!(kernel_for_target(OpKind::KvRmsNormRopeCache, &mla, chip).is_some());
         }
-        assert!(kernel_for("dit.kv_rms_norm_rope_cache", &mla).is_some());
+        assert!(kernel_for(OpKind::KvRmsNormRopeCache, &mla).is_some());
         let v1 = attrs(&[("variant", AttrValue::Str("v1".into()))]);
-        let gmm = |t| kernel_for_target("dit.grouped_matmul_swiglu_quant", &v1, t);
+        let gmm = |t| kernel_for_target(OpKind::GroupedMatmulSwigluQuant, &v1, t);
         assert_eq!(
             gmm("ascend910_93").unwrap().calls()[0].symbol,
             "aclnnGroupedMatmulSwigluQuantWeightNZ"
@@ -3021,7 +3030,10 @@ mod tests {
             gmm("ascend950").unwrap().calls()[0].symbol,
             "aclnnGroupedMatmulSwigluQuant"
         );
-        assert!(kernel_for("dit.nonsense", &Attrs::new()).is_none());
+        // An unknown name has no op, so no entry.
+        assert!(OpKind::from_name("dit.nonsense")
+            .and_then(|k| kernel_for(k, &Attrs::new()))
+            .is_none());
     }
 
     #[test]

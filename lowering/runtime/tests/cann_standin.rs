@@ -110,7 +110,13 @@ impl Case {
     fn spec(&self) -> &'static kernels::KernelSpec {
         let present: Vec<bool> = self.inputs.iter().map(Option::is_some).collect();
         let target = dit_runtime::contracts::target_for_soc(self.soc).expect("a known SoC");
-        kernels::select_for_target(self.op, &self.attrs, &present, target).expect("entry")
+        kernels::select_for_target(
+            dit_ops::OpKind::from_name(self.op).expect("a dit op"),
+            &self.attrs,
+            &present,
+            target,
+        )
+        .expect("entry")
     }
 }
 

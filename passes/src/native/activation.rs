@@ -166,7 +166,7 @@ fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
     let attrs = contract::str_attrs(&[("approximate", &approximate)]);
     let check = contract::desc(whole)
         .ok_or_else(|| "the input is not a ranked tensor".to_string())
-        .and_then(|d| contract::kernel_accepts(state, "dit.gelu_mul", &attrs, &[Some(d)]));
+        .and_then(|d| contract::kernel_accepts(state, OpKind::GeluMul, &attrs, &[Some(d)]));
     fits(state, args.attr_at(4), Some(root.result(0)), check)
 }
 

@@ -53,7 +53,7 @@ fn norm_rope_cache_fits(args: Args, state: &NativeState) -> bool {
         let attrs = contract::str_attrs(&[("cache_mode", "Norm")]);
         let operands =
             [kv, gamma, cos, sin, index, kc.operand(0), root.operand(0)].map(contract::desc);
-        contract::kernel_accepts(state, "dit.kv_rms_norm_rope_cache", &attrs, &operands)?;
+        contract::kernel_accepts(state, OpKind::KvRmsNormRopeCache, &attrs, &operands)?;
         if !state.target.kv_rms_norm_rope_cache {
             return Err(format!(
                 "target {} has no KvRmsNormRopeCache",

@@ -37,7 +37,7 @@ pub(crate) fn str_attrs(pairs: &[(&str, &str)]) -> Attrs {
 /// or `None` without an entry.
 pub(crate) fn passed_format(
     chip: &str,
-    op: &str,
+    op: OpKind,
     attrs: &Attrs,
     present: &[bool],
     slot: usize,
@@ -63,7 +63,7 @@ pub(crate) fn passed_format(
 /// `None` = empty): an entry exists on the target's chip and none of its rules is broken.
 pub(crate) fn kernel_accepts(
     state: &NativeState,
-    op: &str,
+    op: OpKind,
     attrs: &Attrs,
     operands: &[Option<OperandDesc>],
 ) -> Result<(), String> {
@@ -87,7 +87,7 @@ pub(crate) fn kernel_accepts(
 /// `None` when none is broken or no entry runs `op` there (see [`kernel_accepts`]).
 pub(crate) fn broken_rule(
     state: &NativeState,
-    op: &str,
+    op: OpKind,
     attrs: &Attrs,
     operands: &[Option<OperandDesc>],
 ) -> Option<&'static str> {

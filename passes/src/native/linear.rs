@@ -206,7 +206,7 @@ fn kernel_accepts_plan(state: &NativeState, p: &Plan, kind: &str) -> Result<(), 
         p.x3.and_then(|v| with_dims(v, mn)),
     ];
     let attrs = contract::str_attrs(&[("fused_op_type", kind)]);
-    contract::kernel_accepts(state, "dit.fused_matmul", &attrs, &operands)
+    contract::kernel_accepts(state, OpKind::FusedMatmul, &attrs, &operands)
 }
 
 /// The dit.linear a `dit.matmul` + `dit.add` (seed 000 path A) is: its operands, and whether

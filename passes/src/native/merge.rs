@@ -190,7 +190,7 @@ fn width_fits(
     }
     let approximate = str_attr(act, "approximate").unwrap_or_else(|| "none".to_string());
     let attrs = contract::str_attrs(&[("approximate", &approximate)]);
-    contract::kernel_accepts(state, "dit.gelu_mul", &attrs, &[Some(whole)])
+    contract::kernel_accepts(state, OpKind::GeluMul, &attrs, &[Some(whole)])
         .map_err(|e| format!("the merged projection breaks {e}; projections left separate"))
 }
 

@@ -130,7 +130,7 @@ fn fused_quant_matmul_accepts(
         ins.get("bias").and_then(contract::desc),
     ];
     let attrs = contract::str_attrs(&[("approximate", "gelu_tanh")]);
-    contract::kernel_accepts(state, "dit.quant_matmul_gelu", &attrs, &operands)
+    contract::kernel_accepts(state, OpKind::QuantMatmulGelu, &attrs, &operands)
 }
 
 /// Rewrite: `CarryTransposeFlags(q, fused)`: sets transpose_x1 / transpose_x2 on the
@@ -226,7 +226,7 @@ fn gmm_swiglu_quant_fits(args: Args, state: &NativeState) -> bool {
 fn gmm_variant(chip: &str, kind: &str) -> &'static str {
     let v1 = contract::str_attrs(&[("variant", "v1"), ("group_list_type", kind)]);
     let present = [true; 5];
-    if contract::passed_format(chip, "dit.grouped_matmul_swiglu_quant", &v1, &present, 1)
+    if contract::passed_format(chip, OpKind::GroupedMatmulSwigluQuant, &v1, &present, 1)
         == Some(contracts::Format::Nz)
     {
         "v1"
@@ -250,14 +250,16 @@ fn gmm_kernel_accepts(
     let attrs = contract::str_attrs(&[("variant", variant), ("group_list_type", &kind)]);
     let weight = ins.get("weight").ok_or("no weight")?;
     let present = [true; 5];
-    let format =
-        match contract::passed_format(chip, "dit.grouped_matmul_swiglu_quant", &attrs, &present, 1)
-        {
-            Some(contracts::Format::Nz) if weight.block_argument().is_some() => {
-                contracts::Format::Nz
-            }
-            _ => contracts::Format::Nd,
-        };
+    let format = match contract::passed_format(
+        chip,
+        OpKind::GroupedMatmulSwigluQuant,
+        &attrs,
+        &present,
+        1,
+    ) {
+        Some(contracts::Format::Nz) if weight.block_argument().is_some() => contracts::Format::Nz,
+        _ => contracts::Format::Nd,
+    };
     let operands = [
         ins.get("x").and_then(contract::desc),
         contract::desc_as(weight, format),
@@ -265,7 +267,7 @@ fn gmm_kernel_accepts(
         ins.get("scale").and_then(contract::desc),
         ins.get("per_token_scale").and_then(contract::desc),
     ];
-    contract::kernel_accepts(state, "dit.grouped_matmul_swiglu_quant", &attrs, &operands).map_err(
+    contract::kernel_accepts(state, OpKind::GroupedMatmulSwigluQuant, &attrs, &operands).map_err(
         |e| {
             if format == contracts::Format::Nd && weight.block_argument().is_none() {
                 format!(

@@ -166,11 +166,11 @@ fn tables_plan(
 ) -> Result<Tables, String> {
     let attrs = contract::str_attrs(&[("mode", mode.name())]);
     let operands = [x, cos, sin].map(contract::desc);
-    let refusal = match contract::kernel_accepts(state, "dit.rope", &attrs, &operands) {
+    let refusal = match contract::kernel_accepts(state, OpKind::Rope, &attrs, &operands) {
         Ok(()) => return Ok(Tables::AsIs),
         Err(reason) => reason,
     };
-    let broken = contract::broken_rule(state, "dit.rope", &attrs, &operands);
+    let broken = contract::broken_rule(state, OpKind::Rope, &attrs, &operands);
     let Some(rule) = broken.filter(|r| TABLE_DTYPE_RULES.contains(r)) else {
         return Err(refusal);
     };
@@ -182,7 +182,7 @@ fn tables_plan(
         })
     });
     // Only the dtype agreement may be what a cast repairs: the cast tables must pass every rule.
-    if contract::kernel_accepts(state, "dit.rope", &attrs, &cast).is_err() {
+    if contract::kernel_accepts(state, OpKind::Rope, &attrs, &cast).is_err() {
         return Err(refusal);
     }
     if !(cost::is_load_time_value(cos) && cost::is_load_time_value(sin)) {

@@ -19,6 +19,7 @@
 //! counted in `DeviceStats::device_copies`: many aclnn operators (the fused attention, RoPE and
 //! grouped-matmul kernels among them) document "non-contiguous tensors are not supported".
 
+use dit_ops::OpKind;
 use std::ffi::{c_void, CString};
 
 use super::device::{DevView, Device, DeviceBuf};
@@ -424,9 +425,10 @@ pub fn select(
     inputs: &[Option<TensorType>],
 ) -> Result<&'static KernelSpec, RuntimeError> {
     let present: Vec<bool> = inputs.iter().map(Option::is_some).collect();
+    let kind = OpKind::from_name(op).ok_or_else(|| RuntimeError::UnknownOp(op.to_string()))?;
     // The chip the runtime reports picks per-target entries (FIA V2 on A2/A3, V5 on 950).
-    kernels::select_for_target(op, attrs, &present, api.target()).ok_or_else(|| {
-        if kernels::KERNELS.iter().any(|k| k.op == op) {
+    kernels::select_for_target(kind, attrs, &present, api.target()).ok_or_else(|| {
+        if kernels::KERNELS.iter().any(|k| k.op == kind) {
             contract(op, "no aclnn kernel covers these attributes and operands")
         } else {
             RuntimeError::UnknownOp(op.to_string())

@@ -271,7 +271,7 @@ unsafe fn rebuild(
         return Err("results no call writes have no recorded type".into());
     }
     let mut r = Rebuilt {
-        op: spec.op,
+        op: spec.op.name(),
         attrs: Attrs::new(),
         inputs: Vec::new(),
         outputs: Vec::new(),

@@ -5,6 +5,7 @@ use super::{
     broadcast_offsets, broadcast_shapes, gelu_erf, gelu_tanh, sigmoid, silu, tensor_from, Ctx, Res,
 };
 use crate::{DType, Tensor, TensorType};
+use dit_ops::OpKind as K;
 
 /// Wraps an exact integer result to the two's complement width of `dtype` (integer arithmetic
 /// on the NPU, as in PyTorch, wraps rather than saturates).
@@ -20,8 +21,8 @@ pub(crate) fn unary(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
     let x = ctx.input(0, "x")?;
     let out = ctx.result()?;
     ctx.result_is(out, &x.ty(), "result")?;
-    let name = ctx.op.trim_start_matches("dit.");
-    if !matches!(name, "neg" | "relu") {
+    let kind = ctx.kind;
+    if !matches!(kind, K::Neg | K::Relu) {
         ctx.float(x, "operand")?;
     }
     if x.dtype.is_integer() {
@@ -29,28 +30,28 @@ pub(crate) fn unary(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
         let values: Vec<i64> = x
             .to_i64()
             .into_iter()
-            .map(|v| match name {
-                "neg" => wrap(x.dtype, -i128::from(v)),
+            .map(|v| match kind {
+                K::Neg => wrap(x.dtype, -i128::from(v)),
                 _ => v.max(0),
             })
             .collect();
         return Ok(vec![super::tensor_from_i64(ctx, out, &values)?]);
     }
-    let f: fn(f64) -> f64 = match name {
-        "neg" => |x| -x,
-        "exp" => f64::exp,
-        "sqrt" => f64::sqrt,
-        "rsqrt" => |x| 1.0 / x.sqrt(),
-        "tanh" => f64::tanh,
+    let f: fn(f64) -> f64 = match kind {
+        K::Neg => |x| -x,
+        K::Exp => f64::exp,
+        K::Sqrt => f64::sqrt,
+        K::Rsqrt => |x| 1.0 / x.sqrt(),
+        K::Tanh => f64::tanh,
         // Radians, computed in f64 and rounded once to the result type (as every unary op).
-        "sin" => f64::sin,
-        "cos" => f64::cos,
-        "erf" => super::erf,
-        "sigmoid" => sigmoid,
-        "silu" => silu,
+        K::Sin => f64::sin,
+        K::Cos => f64::cos,
+        K::Erf => super::erf,
+        K::Sigmoid => sigmoid,
+        K::Silu => silu,
         // max(x, 0) would turn NaN into 0; relu keeps NaN like the kernels do.
-        "relu" => |x| if x < 0.0 { 0.0 } else { x },
-        "gelu" => match ctx
+        K::Relu => |x| if x < 0.0 { 0.0 } else { x },
+        K::Gelu => match ctx
             .attr_enum("approximate", &["none", "tanh"], None)?
             .as_str()
         {
@@ -59,7 +60,7 @@ pub(crate) fn unary(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
         },
         // CANN FastGelu: x / (1 + e^(-1.702|x|)) · e^(0.851(x - |x|)), which equals
         // x·σ(1.702x) but never overflows the exponential.
-        "fast_gelu" => |x: f64| {
+        K::FastGelu => |x: f64| {
             let a = x.abs();
             x / (1.0 + (-1.702 * a).exp()) * (0.851 * (x - a)).exp()
         },
@@ -81,8 +82,8 @@ pub(crate) fn binary(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
             r.dtype.mlir_name()
         )));
     }
-    let name = ctx.op.trim_start_matches("dit.");
-    if matches!(name, "div" | "pow") {
+    let kind = ctx.kind;
+    if matches!(kind, K::Div | K::Pow) {
         ctx.float(l, "operand")?;
     }
     let shape = broadcast_shapes(&l.shape, &r.shape).ok_or_else(|| {
@@ -104,9 +105,9 @@ pub(crate) fn binary(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
                 let (a, b) = (i128::from(lv[a]), i128::from(rv[b]));
                 wrap(
                     l.dtype,
-                    match name {
-                        "add" => a + b,
-                        "sub" => a - b,
+                    match kind {
+                        K::Add => a + b,
+                        K::Sub => a - b,
                         _ => a * b,
                     },
                 )
@@ -114,11 +115,11 @@ pub(crate) fn binary(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
             .collect();
         return Ok(vec![super::tensor_from_i64(ctx, out, &values)?]);
     }
-    let f: fn(f64, f64) -> f64 = match name {
-        "add" => |a, b| a + b,
-        "sub" => |a, b| a - b,
-        "mul" => |a, b| a * b,
-        "div" => |a, b| a / b,
+    let f: fn(f64, f64) -> f64 = match kind {
+        K::Add => |a, b| a + b,
+        K::Sub => |a, b| a - b,
+        K::Mul => |a, b| a * b,
+        K::Div => |a, b| a / b,
         _ => f64::powf,
     };
     let (lv, rv) = (l.to_f64(), r.to_f64());

@@ -24,6 +24,7 @@ mod shape;
 pub use opaque::NAMES as OPAQUE_NAMES;
 
 use crate::{contract, AttrValue, Attrs, DType, RuntimeError, Tensor, TensorType};
+use dit_ops::OpKind;
 
 /// Runs `op` (a full name such as `dit.rms_norm`) on the CPU.
 ///
@@ -37,58 +38,58 @@ pub fn execute(
     inputs: &[Option<&Tensor>],
     results: &[TensorType],
 ) -> Result<Vec<Tensor>, RuntimeError> {
+    let kind = OpKind::from_name(op).ok_or_else(|| RuntimeError::UnknownOp(op.to_string()))?;
     let ctx = Ctx {
         op,
+        kind,
         attrs,
         inputs,
         results,
     };
     ctx.validate()?;
-    match op {
-        "dit.add" | "dit.sub" | "dit.mul" | "dit.div" | "dit.pow" => elementwise::binary(&ctx),
-        "dit.neg" | "dit.exp" | "dit.sqrt" | "dit.rsqrt" | "dit.tanh" | "dit.sin" | "dit.cos"
-        | "dit.erf" | "dit.sigmoid" | "dit.silu" | "dit.relu" | "dit.gelu" | "dit.fast_gelu" => {
-            elementwise::unary(&ctx)
-        }
-        "dit.cast" => elementwise::cast(&ctx),
-        "dit.muls_add" => elementwise::muls_add(&ctx),
-        "dit.silu_mul" => elementwise::silu_mul(&ctx),
-        "dit.swiglu" => elementwise::swiglu(&ctx),
-        "dit.gelu_mul" => elementwise::gelu_mul(&ctx),
-        "dit.reduce_mean" | "dit.reduce_sum" => reduce::reduce(&ctx),
-        "dit.softmax" => reduce::softmax(&ctx),
-        "dit.reshape" => shape::reshape(&ctx),
-        "dit.bitcast" => shape::bitcast(&ctx),
-        "dit.broadcast" => shape::broadcast(&ctx),
-        "dit.transpose" => shape::transpose(&ctx),
-        "dit.slice" => shape::slice(&ctx),
-        "dit.split" => shape::split(&ctx),
-        "dit.concat" => shape::concat(&ctx),
-        "dit.matmul" => matmul::matmul(&ctx),
-        "dit.linear" => matmul::linear(&ctx),
-        "dit.fused_matmul" => matmul::fused_matmul(&ctx),
-        "dit.rms_norm" => norm::rms_norm(&ctx),
-        "dit.layer_norm" => norm::layer_norm(&ctx),
-        "dit.ada_layer_norm" => norm::ada_layer_norm(&ctx),
-        "dit.rope" => rope::rope(&ctx),
-        "dit.attention" => attention::attention(&ctx),
-        "dit.dynamic_quant" => quant::dynamic_quant(&ctx),
-        "dit.quant_matmul" => quant::quant_matmul(&ctx),
-        "dit.quant_matmul_gelu" => quant::quant_matmul_gelu(&ctx),
-        "dit.grouped_matmul" => moe::grouped_matmul(&ctx),
-        "dit.grouped_matmul_swiglu_quant" => moe::grouped_matmul_swiglu_quant(&ctx),
-        "dit.kv_rms_norm_rope_cache" => cache::kv_rms_norm_rope_cache(&ctx),
-        "dit.topk" => moe_routing::topk(&ctx),
-        "dit.sort" => moe_routing::sort(&ctx),
-        "dit.cumsum" => moe_routing::cumsum(&ctx),
-        "dit.floor_div" => moe_routing::floor_div(&ctx),
-        "dit.index_select" => moe_routing::index_select(&ctx),
-        "dit.scatter_add" => moe_routing::scatter_add(&ctx),
-        "dit.index_add" => moe_routing::index_add(&ctx),
-        "dit.moe_init_routing" => moe_routing::moe_init_routing(&ctx),
-        "dit.moe_finalize_routing" => moe_routing::moe_finalize_routing(&ctx),
-        "dit.opaque" => opaque::opaque(&ctx),
-        "dit.fused" | "dit.yield" => {
+    use OpKind as K;
+    match kind {
+        k if k.is_binary() => elementwise::binary(&ctx),
+        k if k.is_unary() => elementwise::unary(&ctx),
+        K::Cast => elementwise::cast(&ctx),
+        K::MulsAdd => elementwise::muls_add(&ctx),
+        K::SiluMul => elementwise::silu_mul(&ctx),
+        K::Swiglu => elementwise::swiglu(&ctx),
+        K::GeluMul => elementwise::gelu_mul(&ctx),
+        K::ReduceMean | K::ReduceSum => reduce::reduce(&ctx),
+        K::Softmax => reduce::softmax(&ctx),
+        K::Reshape => shape::reshape(&ctx),
+        K::Bitcast => shape::bitcast(&ctx),
+        K::Broadcast => shape::broadcast(&ctx),
+        K::Transpose => shape::transpose(&ctx),
+        K::Slice => shape::slice(&ctx),
+        K::Split => shape::split(&ctx),
+        K::Concat => shape::concat(&ctx),
+        K::Matmul => matmul::matmul(&ctx),
+        K::Linear => matmul::linear(&ctx),
+        K::FusedMatmul => matmul::fused_matmul(&ctx),
+        K::RmsNorm => norm::rms_norm(&ctx),
+        K::LayerNorm => norm::layer_norm(&ctx),
+        K::AdaLayerNorm => norm::ada_layer_norm(&ctx),
+        K::Rope => rope::rope(&ctx),
+        K::Attention => attention::attention(&ctx),
+        K::DynamicQuant => quant::dynamic_quant(&ctx),
+        K::QuantMatmul => quant::quant_matmul(&ctx),
+        K::QuantMatmulGelu => quant::quant_matmul_gelu(&ctx),
+        K::GroupedMatmul => moe::grouped_matmul(&ctx),
+        K::GroupedMatmulSwigluQuant => moe::grouped_matmul_swiglu_quant(&ctx),
+        K::KvRmsNormRopeCache => cache::kv_rms_norm_rope_cache(&ctx),
+        K::Topk => moe_routing::topk(&ctx),
+        K::Sort => moe_routing::sort(&ctx),
+        K::Cumsum => moe_routing::cumsum(&ctx),
+        K::FloorDiv => moe_routing::floor_div(&ctx),
+        K::IndexSelect => moe_routing::index_select(&ctx),
+        K::ScatterAdd => moe_routing::scatter_add(&ctx),
+        K::IndexAdd => moe_routing::index_add(&ctx),
+        K::MoeInitRouting => moe_routing::moe_init_routing(&ctx),
+        K::MoeFinalizeRouting => moe_routing::moe_finalize_routing(&ctx),
+        K::Opaque => opaque::opaque(&ctx),
+        K::Fused | K::Yield => {
             Err(ctx
                 .err("a region op has no kernel of its own: the caller runs the ops of its body"))
         }
@@ -98,7 +99,10 @@ pub fn execute(
 
 /// One invocation: the op, its attributes, operands and result types, with checked accessors.
 pub(crate) struct Ctx<'a> {
+    /// The op's full name, for messages.
     pub op: &'a str,
+    /// The op, for dispatch.
+    pub kind: OpKind,
     pub attrs: &'a Attrs,
     pub inputs: &'a [Option<&'a Tensor>],
     pub results: &'a [TensorType],

@@ -48,7 +48,7 @@ pub(crate) fn reduce(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
             .map(|(&d, &s)| (flat / in_strides[d]) % x.shape[d] * s)
             .sum()
     };
-    let mean = ctx.op == "dit.reduce_mean";
+    let mean = ctx.kind == dit_ops::OpKind::ReduceMean;
     if x.dtype.is_integer() {
         let mut sums = vec![0i128; slots];
         for (i, v) in x.to_i64().into_iter().enumerate() {
