@@ -9,13 +9,10 @@
 //! (tools/dit-opt/tests/launches.rs checks this on every bundled model).
 
 use crate::report::RawPoint;
-use dit_dialect::ops::OpKind;
+use dit_dialect::ops::{OpKind, DIALECT_PREFIX};
 use dit_dialect::{diagnostics::file_line_col, ir::Op, tensor::TensorInfo};
 use serde::Serialize;
 use std::collections::HashMap;
-
-/// Ops that launch no kernel: views of memory (and the region terminator).
-pub const VIEWS: &[&str] = &["dit.reshape", "dit.bitcast", "dit.broadcast", "dit.yield"];
 
 /// Whether `op` only re-describes memory: a reshape, bitcast or broadcast, or a split / step-1
 /// slice along a dim whose outer dims are all 1 (each piece is then one contiguous range of
@@ -24,12 +21,20 @@ pub const VIEWS: &[&str] = &["dit.reshape", "dit.bitcast", "dit.broadcast", "dit
 /// and so do most library kernels, so the lowering launches the copy where the model counts it
 /// (passing the piece strided would only move the copy into the backend, uncounted).
 pub fn is_view(op: Op) -> bool {
-    let name = op.name();
-    if VIEWS.contains(&name.as_str()) {
+    let Some(kind) = op.kind() else {
+        return false;
+    };
+    // The region terminator launches nothing either.
+    if kind == OpKind::Yield {
         return true;
     }
-    if !(name == "dit.split" || name == "dit.slice") {
+    // The `Dit_ViewLike` ops; a reshape, bitcast or broadcast is always a view.
+    if !kind.is_view_like() {
         return false;
+    }
+    let split = kind == OpKind::Split;
+    if !(split || kind == OpKind::Slice) {
+        return true;
     }
     let Some(t) = op.operand(0).tensor() else {
         return false;
@@ -39,7 +44,7 @@ pub fn is_view(op: Op) -> bool {
     else {
         return false;
     };
-    let unit_step = name == "dit.split" || dit_dialect::ops::i64_attr(op, "step") == Some(1);
+    let unit_step = split || dit_dialect::ops::i64_attr(op, "step") == Some(1);
     if !(dim >= 0 && dim < rank && unit_step) {
         return false;
     }
@@ -62,30 +67,25 @@ pub fn tensor_bytes(t: &TensorInfo) -> u64 {
 /// Ops a load-time pre-pack may apply to a weight or table: re-layouts, views, and the dtype
 /// cast a kernel's contract may ask of a table (aclnnRotaryPositionEmbedding takes cos and sin in
 /// x's dtype only).
-const LAYOUT_OPS: &[&str] = &[
-    "dit.transpose",
-    "dit.concat",
-    "dit.slice",
-    "dit.split",
-    "dit.reshape",
-    "dit.broadcast",
-    "dit.cast",
-];
-
 fn is_layout_op(op: Op) -> bool {
-    LAYOUT_OPS.iter().any(|n| op.is(n))
+    use OpKind as K;
+    matches!(
+        op.kind(),
+        Some(K::Transpose | K::Concat | K::Slice | K::Split | K::Reshape | K::Broadcast | K::Cast)
+    )
 }
 
 /// Whether `user` reads `value` as a load-time weight or table: the weight (or bias, or weight
 /// scale) of a Cube kernel, or the cos/sin table of dit.rope. A dit.fused reads it so when its
 /// body does (auto-fuse groups dit.rope into generated kernels).
 fn reads_as_weight_or_table(user: Op, value: dit_dialect::ir::Val, depth: usize) -> bool {
-    let slots: &[usize] = match user.name().as_str() {
-        "dit.linear" => &[1, 2],
-        "dit.matmul" => &[1],
-        "dit.fused_matmul" | "dit.quant_matmul" | "dit.grouped_matmul" => &[1, 2],
-        "dit.rope" => &[1, 2],
-        "dit.fused" => {
+    use OpKind as K;
+    let slots: &[usize] = match user.kind() {
+        Some(K::Linear) => &[1, 2],
+        Some(K::Matmul) => &[1],
+        Some(K::FusedMatmul | K::QuantMatmul | K::GroupedMatmul) => &[1, 2],
+        Some(K::Rope) => &[1, 2],
+        Some(K::Fused) => {
             let Some(body) = user.region_blocks(0).into_iter().next() else {
                 return false;
             };
@@ -192,7 +192,7 @@ pub enum Placement {
 /// Where `op`'s work happens in the lowered program (see the module comment).
 pub fn placement(op: Op) -> Placement {
     let name = op.name();
-    if !name.starts_with("dit.")
+    if !name.starts_with(DIALECT_PREFIX)
         || op.is_kind(OpKind::Yield)
         || op.parent().is_some_and(|p| p.is_kind(OpKind::Fused))
     {

@@ -72,22 +72,26 @@ fn fold(op: Op) -> bool {
     if op.is_kind(OpKind::Concat) {
         return concat_of_whole_split(op) || drop_empty_concat_pieces(op);
     }
-    let unary_shape_op = [
-        "dit.reshape",
-        "dit.transpose",
-        "dit.cast",
-        "dit.bitcast",
-        "dit.broadcast",
-    ];
-    if !unary_shape_op.iter().any(|n| op.is(n)) || op.num_operands() != 1 || op.num_results() != 1 {
+    let kind = op.kind();
+    let unary_shape_op = matches!(
+        kind,
+        Some(
+            OpKind::Reshape
+                | OpKind::Transpose
+                | OpKind::Cast
+                | OpKind::Bitcast
+                | OpKind::Broadcast
+        )
+    );
+    if !unary_shape_op || op.num_operands() != 1 || op.num_results() != 1 {
         return false;
     }
     let input = op.operand(0);
     let producer = input.defining_op();
     // reshape∘reshape and bitcast∘bitcast: only the outer result type matters.
-    for chainable in ["dit.reshape", "dit.bitcast"] {
-        if op.is(chainable) {
-            if let Some(inner) = producer.filter(|p| p.is(chainable)) {
+    for chainable in [OpKind::Reshape, OpKind::Bitcast] {
+        if kind == Some(chainable) {
+            if let Some(inner) = producer.filter(|p| p.is_kind(chainable)) {
                 op.set_operand(0, inner.operand(0));
                 return true;
             }
@@ -169,7 +173,7 @@ fn drop_empty_concat_pieces(op: Op) -> bool {
     let attrs: Vec<(&str, Attr)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
     let concat = create_op_before(
         op,
-        "dit.concat",
+        OpKind::Concat.name(),
         &kept,
         &[op.result(0).ty().to_raw()],
         &attrs,

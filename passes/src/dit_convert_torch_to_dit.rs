@@ -191,7 +191,9 @@ fn convert_function(func: Op, context: &PassContext) -> (bool, bool) {
     if stats.converted + stats.opaque > 0 {
         // Counted after the clean-up: what the function now runs.
         let mut dit_ops = 0;
-        func.walk(&mut |op| dit_ops += usize::from(op.name().starts_with("dit.")));
+        func.walk(&mut |op| {
+            dit_ops += usize::from(op.name().starts_with(dit_dialect::ops::DIALECT_PREFIX))
+        });
         let name = func
             .attr("sym_name")
             .and_then(|a| a.as_str())

@@ -11,7 +11,10 @@ pub fn is_side_effect_free(op: Op) -> bool {
     if op.is("arith.constant") {
         return true;
     }
-    if op.is_kind(OpKind::Opaque) || op.is_kind(OpKind::Yield) || !op.name().starts_with("dit.") {
+    if op.is_kind(OpKind::Opaque)
+        || op.is_kind(OpKind::Yield)
+        || !op.name().starts_with(dit_dialect::ops::DIALECT_PREFIX)
+    {
         return false;
     }
     if op.num_regions() > 0 {

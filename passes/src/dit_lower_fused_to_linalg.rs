@@ -19,7 +19,7 @@
 use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::diagnostics::emit_error;
 use dit_dialect::ir::{Block, Op, Val};
-use dit_dialect::ops::OpKind;
+use dit_dialect::ops::OpKind as K;
 use dit_dialect::tensor::{Elem, TensorInfo};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -70,7 +70,7 @@ pub struct LinalgKernel {
 pub fn lower_module(module: Op) -> Result<Vec<LinalgKernel>, PassFailed> {
     let mut groups = Vec::new();
     module.walk(&mut |op| {
-        if op.is_kind(OpKind::Fused) {
+        if op.is_kind(K::Fused) {
             groups.push(op);
         }
     });
@@ -699,24 +699,24 @@ impl Builder {
         self.named("mul", &[&half, &one_plus])
     }
 
-    fn unary(&mut self, name: &str, x: &V, op: Op) -> Result<V, String> {
-        Ok(match name {
-            "dit.neg" => self.named("negf", &[x]),
-            "dit.exp" => self.named("exp", &[x]),
-            "dit.sqrt" => self.named("sqrt", &[x]),
-            "dit.rsqrt" => self.named("rsqrt", &[x]),
-            "dit.tanh" => self.named("tanh", &[x]),
-            "dit.erf" => self.named("erf", &[x]),
-            "dit.sigmoid" => self.sigmoid(x),
-            "dit.silu" => {
+    fn unary(&mut self, kind: K, x: &V, op: Op) -> Result<V, String> {
+        Ok(match kind {
+            K::Neg => self.named("negf", &[x]),
+            K::Exp => self.named("exp", &[x]),
+            K::Sqrt => self.named("sqrt", &[x]),
+            K::Rsqrt => self.named("rsqrt", &[x]),
+            K::Tanh => self.named("tanh", &[x]),
+            K::Erf => self.named("erf", &[x]),
+            K::Sigmoid => self.sigmoid(x),
+            K::Silu => {
                 let s = self.sigmoid(x);
                 self.named("mul", &[x, &s])
             }
-            "dit.relu" => {
+            K::Relu => {
                 let zero = self.splat(0.0, &x.shape, &x.elem);
                 self.named("max", &[x, &zero])
             }
-            "dit.gelu" => {
+            K::Gelu => {
                 let tanh = match op.attr("approximate").and_then(|a| a.as_str()).as_deref() {
                     Some("none") => false,
                     Some("tanh") => true,
@@ -726,7 +726,7 @@ impl Builder {
             }
             // CANN FastGelu, x/(1 + e^(-1.702|x|))·e^(0.851(x - |x|)) (plan.rs), which equals
             // x·sigmoid(1.702·x) for either sign of x.
-            "dit.fast_gelu" => {
+            K::FastGelu => {
                 let t = self.scalar_op("mul", x, 1.702);
                 let s = self.sigmoid(&t);
                 self.named("mul", &[x, &s])
@@ -911,7 +911,7 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
         .region_blocks(0)
         .into_iter()
         .next()
-        .ok_or_else(|| (op, "dit.fused has no body".to_string()))?;
+        .ok_or_else(|| (op, format!("{} has no body", K::Fused)))?;
     let mut b = Builder {
         body: String::new(),
         next: 0,
@@ -934,6 +934,7 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
     let mut results = Vec::new();
     for inner in block.ops() {
         let iname = inner.name();
+        let ikind = inner.kind();
         let fail = |m: String| (inner, format!("{name}: '{iname}': {m}"));
         let get = |v: Val| {
             values
@@ -941,7 +942,7 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
                 .cloned()
                 .ok_or_else(|| fail("an operand is not defined in the group".into()))
         };
-        if iname == "dit.yield" {
+        if ikind == Some(K::Yield) {
             for v in inner.operands() {
                 results.push(get(v)?);
             }
@@ -970,8 +971,8 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
         };
         // Integer (and i1) values only in casts, concatenations and add / sub / mul: the
         // other ops' constants and named ops are float-only.
-        let int_ok = ["dit.cast", "dit.concat", "dit.add", "dit.sub", "dit.mul"];
-        if !int_ok.contains(&iname.as_str())
+        let int_ok = matches!(ikind, Some(K::Cast | K::Concat | K::Add | K::Sub | K::Mul));
+        if !int_ok
             && (!elem.is_float()
                 || ops
                     .iter()
@@ -982,50 +983,61 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
                 "integer operands or results are not lowered for this op".into(),
             ));
         }
-        let r = match iname.as_str() {
-            "dit.pow" => {
+        let r = match ikind {
+            Some(K::Pow) => {
                 let (x, y) = (operand(0)?, operand(1)?);
                 b.binary("powf", &x, &y, &shape).map_err(&fail)?
             }
-            "dit.add" | "dit.sub" | "dit.mul" | "dit.div" => {
+            Some(k @ (K::Add | K::Sub | K::Mul | K::Div)) => {
                 let (x, y) = (operand(0)?, operand(1)?);
-                b.binary(&iname[4..], &x, &y, &shape).map_err(&fail)?
+                b.binary(k.mnemonic(), &x, &y, &shape).map_err(&fail)?
             }
-            "dit.neg" | "dit.exp" | "dit.sqrt" | "dit.rsqrt" | "dit.tanh" | "dit.erf"
-            | "dit.sigmoid" | "dit.silu" | "dit.relu" | "dit.gelu" | "dit.fast_gelu" => {
+            Some(
+                k @ (K::Neg
+                | K::Exp
+                | K::Sqrt
+                | K::Rsqrt
+                | K::Tanh
+                | K::Erf
+                | K::Sigmoid
+                | K::Silu
+                | K::Relu
+                | K::Gelu
+                | K::FastGelu),
+            ) => {
                 let x = operand(0)?;
-                b.unary(&iname, &x, inner).map_err(&fail)?
+                b.unary(k, &x, inner).map_err(&fail)?
             }
-            "dit.cast" => {
+            Some(K::Cast) => {
                 let x = operand(0)?;
                 b.convert(&x, &elem).map_err(&fail)?
             }
-            "dit.muls_add" => {
+            Some(K::MulsAdd) => {
                 let scale = f64_attr(inner, "scale").map_err(&fail)?;
                 let (x, y) = (operand(0)?, operand(1)?);
                 let x = b.broadcast(&x, &shape).map_err(&fail)?;
                 let s = b.scalar_op("mul", &x, scale);
                 b.binary("add", &s, &y, &shape).map_err(&fail)?
             }
-            "dit.silu_mul" => {
+            Some(K::SiluMul) => {
                 let (g, u) = (operand(0)?, operand(1)?);
-                let g = b.unary("dit.silu", &g, inner).map_err(&fail)?;
+                let g = b.unary(K::Silu, &g, inner).map_err(&fail)?;
                 b.binary("mul", &g, &u, &shape).map_err(&fail)?
             }
-            "dit.swiglu" | "dit.gelu_mul" => {
+            Some(K::Swiglu | K::GeluMul) => {
                 let x = operand(0)?;
-                let act = if iname == "dit.swiglu" {
+                let act = if ikind == Some(K::Swiglu) {
                     last_dim_only("dim")?;
-                    "dit.silu"
+                    K::Silu
                 } else {
-                    "dit.gelu"
+                    K::Gelu
                 };
                 let gate = b.half(&x, false);
                 let up = b.half(&x, true);
                 let g = b.unary(act, &gate, inner).map_err(&fail)?;
                 b.named("mul", &[&g, &up])
             }
-            "dit.softmax" => {
+            Some(K::Softmax) => {
                 last_dim_only("dim")?;
                 let x = operand(0)?;
                 let wide = b.convert(&x, &Elem::F32).map_err(&fail)?;
@@ -1038,22 +1050,22 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
                 let y = b.named("div", &[&e, &s]);
                 b.convert(&y, &elem).map_err(&fail)?
             }
-            "dit.rms_norm" | "dit.layer_norm" | "dit.ada_layer_norm" => {
+            Some(K::RmsNorm | K::LayerNorm | K::AdaLayerNorm) => {
                 let eps = f64_attr(inner, "epsilon").map_err(&fail)?;
                 // Row statistics in f32 whatever the storage type, as the generated kernels do.
                 let x = operand(0)?;
                 let wide = b.convert(&x, &Elem::F32).map_err(&fail)?;
-                let mut y = b.normalize(&wide, eps, iname != "dit.rms_norm");
+                let mut y = b.normalize(&wide, eps, ikind != Some(K::RmsNorm));
                 let feature = |b: &mut Builder, v: V, y: &V, op: &str| -> Result<V, Failure> {
                     let v = b.convert(&v, &Elem::F32).map_err(&fail)?;
                     b.binary(op, y, &v, &shape).map_err(&fail)
                 };
-                match iname.as_str() {
-                    "dit.rms_norm" => {
+                match ikind {
+                    Some(K::RmsNorm) => {
                         let g = operand(1)?;
                         y = feature(&mut b, g, &y, "mul")?;
                     }
-                    "dit.layer_norm" => {
+                    Some(K::LayerNorm) => {
                         if let Some(Some(g)) = ops.get(1) {
                             y = feature(&mut b, get(*g)?, &y, "mul")?;
                         }
@@ -1071,7 +1083,7 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
                 }
                 b.convert(&y, &elem).map_err(&fail)?
             }
-            "dit.concat" => {
+            Some(K::Concat) => {
                 let rank = shape.len() as i64;
                 let mut dim = inner
                     .attr("dim")
@@ -1098,7 +1110,7 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
                 }
                 b.concat(&parts, dim as usize, &shape)
             }
-            "dit.rope" => {
+            Some(K::Rope) => {
                 let interleave = match inner.attr("mode").and_then(|a| a.as_str()).as_deref() {
                     Some("interleave") => true,
                     Some("half") => false,

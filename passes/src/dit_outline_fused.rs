@@ -126,13 +126,15 @@ fn outline(op: Op, index: usize) -> Result<(String, String), String> {
             "{name}: the body uses a value defined outside the group"
         ));
     }
+    // The generic form prints the terminator as `"dit.yield"(...)`.
+    let terminator = format!("\"{}\"(", OpKind::Yield);
     let at = region
-        .rfind("\"dit.yield\"(")
+        .rfind(&terminator)
         .ok_or_else(|| format!("{name}: no dit.yield in the printed body"))?;
     let region = format!(
         "{}\"func.return\"({}",
         &region[..at],
-        &region[at + "\"dit.yield\"(".len()..]
+        &region[at + terminator.len()..]
     );
     let mut func = String::new();
     let _ = writeln!(

@@ -369,7 +369,7 @@ impl Quantize {
                         attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
                     let g = ir::create_op_before(
                         gelu,
-                        "dit.gelu",
+                        OpKind::Gelu.name(),
                         &[result],
                         &[ty(&[rows, n], &out.elem)?],
                         &attrs,

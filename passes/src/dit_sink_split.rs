@@ -129,6 +129,7 @@ fn sink_plan(s: Op) -> Sink {
         users.push(u[0]);
     }
     let kind = users[0].name();
+    let op_kind = users[0].kind();
     let block = users[0].block().map(|b| b.0.ptr);
     if users
         .iter()
@@ -162,7 +163,7 @@ fn sink_plan(s: Op) -> Sink {
         }
         Some(())
     };
-    if kind == "dit.grouped_matmul" {
+    if op_kind == Some(OpKind::GroupedMatmul) {
         if users.iter().zip(&pieces).all(|(u, p)| u.operand(0) == *p) {
             return Sink::Skip(format!(
                 "every piece of the split along dim {d} feeds a dit.grouped_matmul's x, but one \
@@ -173,7 +174,7 @@ fn sink_plan(s: Op) -> Sink {
         }
         return Sink::No;
     }
-    if kind == "dit.swiglu" {
+    if op_kind == Some(OpKind::Swiglu) {
         let dims: Vec<Option<usize>> = users.iter().map(|u| cut_dim(*u, t.rank())).collect();
         let Some(e) = dims[0] else { return Sink::No };
         if dims.iter().any(|x| *x != Some(e))
@@ -198,8 +199,8 @@ fn sink_plan(s: Op) -> Sink {
             out_dim: d,
         });
     }
-    let silu_mul = kind == OpKind::SiluMul.name();
-    if !(silu_mul || OpKind::from_name(&kind).is_some_and(OpKind::is_binary)) {
+    let silu_mul = op_kind == Some(OpKind::SiluMul);
+    if !(silu_mul || op_kind.is_some_and(OpKind::is_binary)) {
         return Sink::No;
     }
     let slot_of = |u: &Op, p: &Val| {
@@ -211,7 +212,7 @@ fn sink_plan(s: Op) -> Sink {
     };
     // A commutative op may take its piece on either side: `a_i · b_i` and `b_i · a_i` are the
     // same product, so only a non-commutative op needs every piece in one slot.
-    let commutative = kind == "dit.add" || kind == "dit.mul";
+    let commutative = matches!(op_kind, Some(OpKind::Add | OpKind::Mul));
     let slots: Vec<Option<usize>> = users
         .iter()
         .zip(&pieces)
@@ -335,7 +336,7 @@ fn sink(s: Op, plan: SinkPlan, context: &PassContext) -> Option<Vec<Op>> {
     let ctx = anchor.context_raw();
     let split = create_op_before(
         anchor,
-        "dit.split",
+        OpKind::Split.name(),
         &[whole.result(0)],
         &types,
         &[
@@ -695,7 +696,7 @@ fn apply(x: Val, d: usize, shape: &[Option<i64>], plan: Plan, context: &PassCont
     let types = vec![x.ty().to_raw(); plan.sizes.len()];
     let split = create_op_before(
         anchor,
-        "dit.split",
+        OpKind::Split.name(),
         &[x],
         &types,
         &[

@@ -83,7 +83,7 @@ fn retype(v: Val, shape: &[Option<i64>], like: Val) {
 fn make_transpose(anchor: Op, x: Val, perm: &[i64], out: &TensorInfo) -> Val {
     let t = create_op_before(
         anchor,
-        "dit.transpose",
+        OpKind::Transpose.name(),
         &[x],
         &[x.ty().to_raw()],
         &[("perm", anchor.i64_array_attr(perm))],
@@ -94,12 +94,10 @@ fn make_transpose(anchor: Op, x: Val, perm: &[i64], out: &TensorInfo) -> Val {
 
 /// One rewrite at `op`, if one applies.
 fn sink_once(op: Op, context: &PassContext) -> Option<()> {
-    let name = op.name();
     // Elementwise unary ops (the op table) and cast: each element maps to itself.
-    let elementwise =
-        |n: &str| OpKind::from_name(n).is_some_and(|k| k.is_unary() || k == OpKind::Cast);
-    match name.as_str() {
-        n if elementwise(n) || n == "dit.rms_norm" || n == "dit.rope" => {
+    let elementwise = |k: OpKind| k.is_unary() || k == OpKind::Cast;
+    match op.kind()? {
+        n if elementwise(n) || n == OpKind::RmsNorm || n == OpKind::Rope => {
             let (t, perm, x) = transposed(op.operand(0))?;
             if !keeps_last(&perm) {
                 return None;
@@ -108,7 +106,7 @@ fn sink_once(op: Op, context: &PassContext) -> Option<()> {
             // rope's tables broadcast over the transposed x: give them the inverse order, which
             // only moves size-1 dims when they broadcast (then a reshape, a view).
             let mut tables = Vec::new();
-            if n == "dit.rope" {
+            if n == OpKind::Rope {
                 for i in 1..3 {
                     let table = op.operand(i);
                     let tt = table.tensor()?;
@@ -138,7 +136,13 @@ fn sink_once(op: Op, context: &PassContext) -> Option<()> {
             // op(T(x)) == T(op'(x)): op' runs on x's layout.
             op.set_operand(0, x);
             for (i, table, shape) in tables {
-                let r = create_op_before(op, "dit.reshape", &[table], &[table.ty().to_raw()], &[]);
+                let r = create_op_before(
+                    op,
+                    OpKind::Reshape.name(),
+                    &[table],
+                    &[table.ty().to_raw()],
+                    &[],
+                );
                 retype(r.result(0), &shape, table);
                 op.set_operand(i, r.result(0));
             }
@@ -152,7 +156,7 @@ fn sink_once(op: Op, context: &PassContext) -> Option<()> {
             report(context, op, format!("transpose moved below {n}"));
             Some(())
         }
-        "dit.concat" => {
+        OpKind::Concat => {
             let inputs = op.operands();
             let parts: Vec<(Op, Vec<i64>, Val)> = inputs
                 .iter()
@@ -182,7 +186,7 @@ fn sink_once(op: Op, context: &PassContext) -> Option<()> {
             report(context, op, "transposes moved below concat".to_string());
             Some(())
         }
-        "dit.attention" => {
+        OpKind::Attention => {
             const TO_BNSD: [i64; 4] = [0, 2, 1, 3];
             // A mask (operand 3) stays as it is: its dims are [B|1, N|1, Q_S, KV_S] in every
             // layout (aclnnFusedInferAttentionScoreV2.md: pseShiftOptional "(B,N,Q_S,KV_S) 或

@@ -50,10 +50,10 @@ fn halves(gate: Val, up: Val) -> Option<(Val, GateHalf)> {
 }
 
 /// The activation a gated-activation switch puts on the gate.
-fn activation_of(pattern: &str) -> &'static str {
+fn activation_of(pattern: &str) -> OpKind {
     match pattern {
-        "enable_gelu_mul" => "dit.gelu",
-        _ => "dit.silu",
+        "enable_gelu_mul" => OpKind::Gelu,
+        _ => OpKind::Silu,
     }
 }
 
@@ -64,7 +64,7 @@ fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
     };
     let (act, root) = (args.op_at(2), args.op_at(3));
     let pattern = string_of(args.attr_at(4));
-    if !ops_are(&[(act, activation_of(&pattern)), (root, "dit.mul")]) {
+    if !ops_are(&[(act, activation_of(&pattern)), (root, OpKind::Mul)]) {
         return false;
     }
     let Some((whole, half)) = halves(gate, up) else {
@@ -77,7 +77,7 @@ fn gate_is_first_half(args: Args, state: &NativeState) -> bool {
         if half == GateHalf::Second {
             return Err(format!(
                 "the gate is the second half of the tensor; {} takes it from the first half (swap the producer's weight rows to use it)",
-                if pattern == "enable_gelu_mul" { "dit.gelu_mul" } else { "dit.swiglu" }
+                if pattern == "enable_gelu_mul" { OpKind::GeluMul } else { OpKind::Swiglu }
             ));
         }
         let half = whole
@@ -155,7 +155,7 @@ fn gelu_mul_width_fits(args: Args, state: &NativeState) -> bool {
         return false;
     };
     let (act, root) = (args.op_at(2), args.op_at(3));
-    if !ops_are(&[(act, "dit.gelu"), (root, "dit.mul")]) {
+    if !ops_are(&[(act, OpKind::Gelu), (root, OpKind::Mul)]) {
         return false;
     }
     let (Some((whole, GateHalf::First)), Some(root), Some(act)) = (halves(gate, up), root, act)

@@ -27,11 +27,11 @@ fn norm_rope_cache_fits(args: Args, state: &NativeState) -> bool {
     let o = |i: usize| args.op_at(i);
     let (split, even, odd, kc, root) = (o(1), o(2), o(3), o(8), o(9));
     if !ops_are(&[
-        (split, "dit.split"),
-        (even, "dit.slice"),
-        (odd, "dit.slice"),
-        (kc, "dit.opaque"),
-        (root, "dit.opaque"),
+        (split, OpKind::Split),
+        (even, OpKind::Slice),
+        (odd, OpKind::Slice),
+        (kc, OpKind::Opaque),
+        (root, OpKind::Opaque),
     ]) {
         return false;
     }

@@ -71,12 +71,12 @@ fn poly_of(v: Val, x: Val, budget: &mut usize) -> Option<Poly> {
     *budget -= 1;
     let unary = op.num_operands() == 1;
     let binary = op.num_operands() == 2;
-    match op.name().as_str() {
-        "dit.neg" if unary => {
+    match op.kind()? {
+        OpKind::Neg if unary => {
             let a = poly_of(op.operand(0), x, budget)?;
             Some(a.map(|c| -c))
         }
-        "dit.add" | "dit.sub" if binary => {
+        OpKind::Add | OpKind::Sub if binary => {
             let a = poly_of(op.operand(0), x, budget)?;
             let b = poly_of(op.operand(1), x, budget)?;
             let sign = if op.is_kind(OpKind::Sub) { -1.0 } else { 1.0 };
@@ -86,17 +86,17 @@ fn poly_of(v: Val, x: Val, budget: &mut usize) -> Option<Poly> {
             }
             Some(out)
         }
-        "dit.mul" if binary => {
+        OpKind::Mul if binary => {
             let a = poly_of(op.operand(0), x, budget)?;
             let b = poly_of(op.operand(1), x, budget)?;
             product(&a, &b)
         }
-        "dit.div" if binary => {
+        OpKind::Div if binary => {
             let a = poly_of(op.operand(0), x, budget)?;
             let d = splat_of(op.operand(1)).filter(|d| *d != 0.0)?;
             Some(a.map(|c| c / d))
         }
-        "dit.pow" if binary => {
+        OpKind::Pow if binary => {
             let e = splat_of(op.operand(1))?;
             if e.fract() != 0.0 || !(0.0..=MAX_DEGREE as f64).contains(&e) {
                 return None;

@@ -7,12 +7,12 @@ use dit_dialect::ops::OpKind;
 use dit_dialect::tensor::Dim;
 
 /// The dit op each `fused_op_type` a pattern asks for is rooted at.
-fn root_name(kind: &str) -> Option<&'static str> {
+fn root_name(kind: &str) -> Option<OpKind> {
     Some(match kind {
-        "gelu_tanh" | "gelu_erf" => "dit.gelu",
-        "relu" => "dit.relu",
-        "add" => "dit.add",
-        "mul" => "dit.mul",
+        "gelu_tanh" | "gelu_erf" => OpKind::Gelu,
+        "relu" => OpKind::Relu,
+        "add" => OpKind::Add,
+        "mul" => OpKind::Mul,
         _ => return None,
     })
 }
@@ -297,7 +297,7 @@ fn plan_linear_bias(mm: Op, add: Op) -> Option<Result<LinearPlan, String>> {
 /// Constraint: `MatmulBiasFits(mm, root, pattern)`.
 fn matmul_bias_fits(args: Args, state: &NativeState) -> bool {
     let (mm, root) = (args.op_at(0), args.op_at(1));
-    if !ops_are(&[(mm, "dit.matmul"), (root, "dit.add")]) {
+    if !ops_are(&[(mm, OpKind::Matmul), (root, OpKind::Add)]) {
         return false;
     }
     let (Some(mm), Some(root)) = (mm, root) else {
@@ -339,7 +339,7 @@ fn build_linear(
         create_via_rewriter(
             rewriter,
             root,
-            "dit.transpose",
+            OpKind::Transpose,
             &[p.weight],
             tensor_type(&[wt.shape[1], wt.shape[0]], p.weight),
             &[("perm", root.i64_array_attr(&[1, 0]))],
@@ -352,7 +352,7 @@ fn build_linear(
         create_via_rewriter(
             rewriter,
             root,
-            "dit.reshape",
+            OpKind::Reshape,
             &[p.bias],
             tensor_type(&[n], p.bias),
             &[],
@@ -365,7 +365,7 @@ fn build_linear(
     let linear = create_via_rewriter(
         rewriter,
         root,
-        "dit.linear",
+        OpKind::Linear,
         &[p.x, weight, bias],
         out_type,
         &[("operandSegmentSizes", Attr::i32_array(context, &[1, 1, 1]))],
@@ -382,7 +382,7 @@ fn linear_activation_fits(args: Args, state: &NativeState) -> bool {
     let Some(root_op) = root_name(&kind) else {
         return false;
     };
-    if !ops_are(&[(lin, "dit.linear"), (root, root_op)]) {
+    if !ops_are(&[(lin, OpKind::Linear), (root, root_op)]) {
         return false;
     }
     let (Some(lin), Some(root)) = (lin, root) else {
@@ -411,7 +411,7 @@ fn linear_activation_fits(args: Args, state: &NativeState) -> bool {
 /// gelu_tanh ([ops-nn] matmul/fused_quant_mat_mul/docs/aclnnFusedQuantMatmul.md).
 fn linear_silu_unfused(args: Args, state: &NativeState) -> bool {
     let (lin, root) = (args.op_at(0), args.op_at(1));
-    if !ops_are(&[(lin, "dit.linear"), (root, "dit.silu")]) {
+    if !ops_are(&[(lin, OpKind::Linear), (root, OpKind::Silu)]) {
         return false;
     }
     // A gated SiLU (silu(linear) · up, possibly through casts) is enable_swiglu's to fuse:
@@ -479,7 +479,7 @@ fn build_fused_matmul(
         create_via_rewriter(
             rewriter,
             root,
-            "dit.reshape",
+            OpKind::Reshape,
             &[v],
             tensor_type(shape, v),
             &[],
@@ -492,7 +492,7 @@ fn build_fused_matmul(
     let x2 = create_via_rewriter(
         rewriter,
         root,
-        "dit.transpose",
+        OpKind::Transpose,
         &[p.weight],
         tensor_type(&p.weight_t, p.weight),
         &[("perm", root.i64_array_attr(&[1, 0]))],
@@ -511,7 +511,7 @@ fn build_fused_matmul(
     let fused = create_via_rewriter(
         rewriter,
         root,
-        "dit.fused_matmul",
+        OpKind::FusedMatmul,
         &operands,
         fused_type,
         &[
@@ -520,7 +520,7 @@ fn build_fused_matmul(
         ],
     );
     let result = match &p.flat {
-        Some(_) => create_via_rewriter(rewriter, root, "dit.reshape", &[fused], out_type, &[]),
+        Some(_) => create_via_rewriter(rewriter, root, OpKind::Reshape, &[fused], out_type, &[]),
         None => fused,
     };
     // SAFETY: the result list is the interpreter's; the value is alive.

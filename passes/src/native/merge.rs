@@ -10,10 +10,10 @@ use dit_dialect::ops::OpKind;
 use dit_dialect::{ops::Operands, tensor::Dim};
 
 /// The activation a gated-activation switch puts on the gate.
-fn activation_of(pattern: &str) -> &'static str {
+fn activation_of(pattern: &str) -> OpKind {
     match pattern {
-        "enable_gelu_mul" => "dit.gelu",
-        _ => "dit.silu",
+        "enable_gelu_mul" => OpKind::Gelu,
+        _ => OpKind::Silu,
     }
 }
 
@@ -105,7 +105,7 @@ fn concat_rows(rewriter: MlirPatternRewriter, at: Op, a: Val, b: Val, rows: i64)
     create_via_rewriter(
         rewriter,
         at,
-        "dit.concat",
+        OpKind::Concat,
         &[a, b],
         tensor_like(&shape, a),
         &[("dim", Attr::i64(at.context_raw(), 0))],
@@ -122,7 +122,7 @@ fn slice_rows(rewriter: MlirPatternRewriter, at: Op, v: Val, start: i64, end: i6
     create_via_rewriter(
         rewriter,
         at,
-        "dit.slice",
+        OpKind::Slice,
         &[v],
         tensor_like(&shape, v),
         &[
@@ -154,7 +154,7 @@ fn linear(
     create_via_rewriter(
         rewriter,
         at,
-        "dit.linear",
+        OpKind::Linear,
         &operands,
         tensor_like(&shape, like),
         &[(
@@ -265,10 +265,10 @@ fn mergeable_linears(args: Args, state: &NativeState) -> bool {
     let pattern = string_of(pattern_attr);
     let (lg, lu, act, root) = (op(0), op(1), op(2), op(3));
     if !ops_are(&[
-        (lg, "dit.linear"),
-        (lu, "dit.linear"),
+        (lg, OpKind::Linear),
+        (lu, OpKind::Linear),
         (act, activation_of(&pattern)),
-        (root, "dit.mul"),
+        (root, OpKind::Mul),
     ]) {
         return false;
     }
@@ -474,7 +474,7 @@ fn gate_second_of_linear(args: Args, state: &NativeState) -> bool {
     let (act, root) = (args.op_at(2), args.op_at(3));
     let pattern_attr = args.attr_at(4);
     let pattern = string_of(pattern_attr);
-    if !ops_are(&[(act, activation_of(&pattern)), (root, "dit.mul")]) {
+    if !ops_are(&[(act, activation_of(&pattern)), (root, OpKind::Mul)]) {
         return false;
     }
     let (Some(act), Some(root)) = (act, root) else {

@@ -29,12 +29,12 @@ mod rope;
 pub(crate) fn create_via_rewriter(
     rewriter: MlirPatternRewriter,
     at: Op,
-    name: &str,
+    kind: OpKind,
     operands: &[Val],
     result: MlirType,
     attributes: &[(&str, Attr)],
 ) -> Val {
-    let op = dit_dialect::ir::build_detached_op(at, name, operands, &[result], attributes);
+    let op = dit_dialect::ir::build_detached_op(at, kind.name(), operands, &[result], attributes);
     // SAFETY: the op is new and unowned; the rewriter inserts it and owns it from then on.
     unsafe {
         let op = mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), op.0);
@@ -210,8 +210,9 @@ pub(crate) fn without_cast(v: Val) -> Val {
 
 /// Whether each op is present and has the expected name: a reporting constraint checks its
 /// pattern's ops itself before it records anything (see natives.pdll).
-pub(crate) fn ops_are(ops: &[(Option<Op>, &str)]) -> bool {
-    ops.iter().all(|(op, name)| op.is_some_and(|o| o.is(name)))
+pub(crate) fn ops_are(ops: &[(Option<Op>, OpKind)]) -> bool {
+    ops.iter()
+        .all(|(op, kind)| op.is_some_and(|o| o.is_kind(*kind)))
 }
 
 /// Switch names live as long as the program (the report keys them by `&'static str`).

@@ -104,10 +104,10 @@ fn rms_norm_fits(args: Args, state: &NativeState) -> bool {
     let (mean, rsqrt) = (args.op_at(3), args.op_at(4));
     let add = rsqrt.and_then(|r| r.operand(0).defining_op());
     if !ops_are(&[
-        (mean, "dit.reduce_mean"),
-        (rsqrt, "dit.rsqrt"),
-        (add, "dit.add"),
-        (out.defining_op(), "dit.mul"),
+        (mean, OpKind::ReduceMean),
+        (rsqrt, OpKind::Rsqrt),
+        (add, OpKind::Add),
+        (out.defining_op(), OpKind::Mul),
     ]) {
         return false;
     }
@@ -151,8 +151,8 @@ fn ada_layer_norm_fits(args: Args, state: &NativeState) -> bool {
         return false;
     };
     if !ops_are(&[
-        (args.op_at(4), "dit.layer_norm"),
-        (out.defining_op(), "dit.add"),
+        (args.op_at(4), OpKind::LayerNorm),
+        (out.defining_op(), OpKind::Add),
     ]) {
         return false;
     }

@@ -6,7 +6,7 @@ use dit_runtime::contracts;
 /// Constraint: `QuantMatmulGeluFits(q, root, pattern)`.
 fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {
     let (q, root) = (args.op_at(0), args.op_at(1));
-    if !ops_are(&[(q, "dit.quant_matmul"), (root, "dit.gelu")]) {
+    if !ops_are(&[(q, OpKind::QuantMatmul), (root, OpKind::Gelu)]) {
         return false;
     }
     let (Some(q), Some(root)) = (q, root) else {
@@ -158,9 +158,9 @@ fn gmm_swiglu_quant_fits(args: Args, state: &NativeState) -> bool {
     let op = |i: usize| args.op_at(i);
     let (g, s, root) = (op(0), op(1), op(2));
     if !ops_are(&[
-        (g, "dit.grouped_matmul"),
-        (s, "dit.swiglu"),
-        (root, "dit.dynamic_quant"),
+        (g, OpKind::GroupedMatmul),
+        (s, OpKind::Swiglu),
+        (root, OpKind::DynamicQuant),
     ]) {
         return false;
     }
@@ -328,7 +328,7 @@ fn gmm_group_list_type(
 /// Constraint: `ReportUnquantizedGmm(g, s, pattern)`: records and never holds.
 fn report_unquantized_gmm(args: Args, state: &NativeState) -> bool {
     let (g, s) = (args.op_at(0), args.op_at(1));
-    if !ops_are(&[(g, "dit.grouped_matmul"), (s, "dit.swiglu")]) {
+    if !ops_are(&[(g, OpKind::GroupedMatmul), (s, OpKind::Swiglu)]) {
         return false;
     }
     let quantized = g

@@ -202,7 +202,11 @@ fn rope_fits(args: Args, state: &NativeState) -> bool {
     else {
         return false;
     };
-    if !ops_are(&[(o(4), "dit.mul"), (o(5), "dit.mul"), (o(6), "dit.add")]) {
+    if !ops_are(&[
+        (o(4), OpKind::Mul),
+        (o(5), OpKind::Mul),
+        (o(6), OpKind::Add),
+    ]) {
         return false;
     }
     let Some((x, mode)) = rope_parts(xf, rf) else {
@@ -308,7 +312,7 @@ fn rope_table(
                         root.0,
                     )
                 };
-                create_via_rewriter(rewriter, root, "dit.cast", &[t], ty, &[])
+                create_via_rewriter(rewriter, root, OpKind::Cast, &[t], ty, &[])
             }
         }
     };

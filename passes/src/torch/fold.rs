@@ -143,7 +143,7 @@ fn nested(values: &[String], shape: &[usize]) -> String {
 pub fn fold_constants(func: Op) -> usize {
     let mut ops = Vec::new();
     func.walk(&mut |op| {
-        if op.name().starts_with("dit.") {
+        if op.name().starts_with(dit_dialect::ops::DIALECT_PREFIX) {
             ops.push(op);
         }
     });

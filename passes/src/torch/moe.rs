@@ -37,8 +37,8 @@ use dit_dialect::{
 };
 
 /// The op defining `v` if it is `name`.
-fn def(v: Val, name: &str) -> Option<Op> {
-    v.defining_op().filter(|o| o.is(name))
+fn def(v: Val, kind: OpKind) -> Option<Op> {
+    v.defining_op().filter(|o| o.is_kind(kind))
 }
 
 /// An i64 attribute.
@@ -54,7 +54,7 @@ fn shape(v: Val) -> Option<Vec<i64>> {
 /// Whether `v` is an `arith.constant` with every element equal to the integer `value` (for an
 /// integer tensor) or to +0.0 (`value` 0, a float tensor).
 fn constant_is(v: Val, value: i64) -> bool {
-    let Some(c) = def(v, "arith.constant") else {
+    let Some(c) = v.defining_op().filter(|o| o.is("arith.constant")) else {
         return false;
     };
     let Some(info) = v.tensor() else {
@@ -110,9 +110,9 @@ fn match_group(combine: Op) -> Option<Group> {
         return None;
     }
     let token = combine.operand(1);
-    let fd = def(token, "dit.floor_div")?;
+    let fd = def(token, OpKind::FloorDiv)?;
     let order = fd.operand(0);
-    let sort = def(order, "dit.sort")?;
+    let sort = def(order, OpKind::Sort)?;
     // order is the sort's indices, ascending along the only dim.
     if sort.result(1) != order
         || !dim_is(sort, 0)
@@ -121,8 +121,8 @@ fn match_group(combine: Op) -> Option<Group> {
         return None;
     }
     let flat = sort.operand(0);
-    let topk = def(def(flat, "dit.reshape")?.operand(0), "dit.topk")?;
-    if def(flat, "dit.reshape")?.operand(0) != topk.result(1) {
+    let topk = def(def(flat, OpKind::Reshape)?.operand(0), OpKind::Topk)?;
+    if def(flat, OpKind::Reshape)?.operand(0) != topk.result(1) {
         return None;
     }
     let probs = shape(topk.operand(0))?;
@@ -133,10 +133,10 @@ fn match_group(combine: Op) -> Option<Group> {
     let (t, experts) = (probs[0], probs[1]);
     // The combine adds y · ws, ws the weights [T, K] of the pairs (topk's values, or weights
     // computed from them, e.g. renormalised) flattened and put in sorted order.
-    let mul = def(combine.operand(2), "dit.mul")?;
+    let mul = def(combine.operand(2), OpKind::Mul)?;
     let weights_in_order = |v: Val| -> Option<Val> {
-        let sel = def(v, "dit.index_select")?;
-        let weights = def(sel.operand(0), "dit.reshape")?.operand(0);
+        let sel = def(v, OpKind::IndexSelect)?;
+        let weights = def(sel.operand(0), OpKind::Reshape)?.operand(0);
         (dim_is(sel, 0)
             && sel.operand(1) == order
             && shape(weights) == Some(vec![t, k])
