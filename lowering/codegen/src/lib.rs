@@ -49,7 +49,7 @@ pub enum EmitKind {
 pub fn convert_to_llvm_dialect(module: Op) -> Result<(), CodegenError> {
     let mut left = None;
     module.walk(&mut |op| {
-        if left.is_none() && op.name().starts_with("dit.") {
+        if left.is_none() && op.name().starts_with(dit_dialect::ops::DIALECT_PREFIX) {
             left = Some(op.name());
         }
     });

@@ -2,6 +2,7 @@
 //! be meaningful (a grouped matmul's group_list must split the rows), or .npy files.
 
 use dit_dialect::ir::Val;
+use dit_dialect::ops::OpKind;
 use dit_runtime::{DType, Tensor, TensorType};
 
 /// What an argument's uses require of its values.
@@ -20,8 +21,8 @@ pub enum Role {
 fn feeds_bitcast(v: Val, depth: usize) -> bool {
     depth < 8
         && v.users().into_iter().any(|u| {
-            u.is("dit.bitcast")
-                || ((u.is("dit.transpose") || u.is("dit.reshape"))
+            u.is_kind(OpKind::Bitcast)
+                || ((u.is_kind(OpKind::Transpose) || u.is_kind(OpKind::Reshape))
                     && feeds_bitcast(u.result(0), depth + 1))
         })
 }
@@ -29,7 +30,8 @@ fn feeds_bitcast(v: Val, depth: usize) -> bool {
 /// The role of a function argument, from its users.
 pub fn role(arg: Val) -> Role {
     for user in arg.users() {
-        let grouped = user.is("dit.grouped_matmul") || user.is("dit.grouped_matmul_swiglu_quant");
+        let grouped =
+            user.is_kind(OpKind::GroupedMatmul) || user.is_kind(OpKind::GroupedMatmulSwigluQuant);
         if grouped && user.num_operands() > 2 && user.operand(2) == arg {
             let rows = user
                 .operand(0)
