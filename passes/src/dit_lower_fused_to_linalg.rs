@@ -193,7 +193,7 @@ fn float_literal(x: f64) -> String {
 
 /// The bit pattern of -inf in `elem` (the neutral element of a max reduction).
 fn neg_inf_hex(elem: &Elem) -> &'static str {
-    match elem {
+    match *elem {
         Elem::F16 => "0xFC00",
         Elem::BF16 => "0xFF80",
         _ => "0xFF800000",
@@ -841,7 +841,7 @@ impl Builder {
 
 /// The signed range of an integer element type.
 fn int_range(t: &Elem) -> (i64, i64) {
-    match t {
+    match *t {
         Elem::I8 => (i8::MIN as i64, i8::MAX as i64),
         Elem::I32 => (i32::MIN as i64, i32::MAX as i64),
         Elem::I4 => (-8, 7),

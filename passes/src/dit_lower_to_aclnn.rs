@@ -265,7 +265,7 @@ fn rt_type(v: Val, at: Op) -> Result<RtType, Failure> {
 }
 
 fn rt_type_of(t: &TensorInfo, at: Op) -> Result<RtType, Failure> {
-    let dtype = DType::from_mlir_name(&t.elem.to_string()).ok_or_else(|| {
+    let dtype = t.elem.dtype().ok_or_else(|| {
         (
             at,
             format!("element type {} has no runtime encoding", t.elem),

@@ -6,6 +6,12 @@
 //! records of the .td files, and committed so that this crate builds without LLVM; a test of
 //! dit-dialect fails when the committed copy differs from what the .td files generate. The
 //! op-name strings live there and nowhere else: code matches on [`OpKind`].
+//!
+//! [`DType`] is the one element-type enum: the dialect's `Elem` wraps it, the runtime uses it.
+
+pub mod dtype;
+
+pub use dtype::DType;
 
 use std::fmt;
 

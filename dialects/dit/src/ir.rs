@@ -806,23 +806,23 @@ pub fn tensor_type(
     shape: &[Option<i64>],
     elem: &crate::tensor::Elem,
 ) -> Option<MlirType> {
-    use crate::tensor::Elem;
+    use crate::tensor::DType;
+    let dtype = elem.dtype()?;
     // SAFETY: builtin types are uniqued in the (live) context.
     unsafe {
-        let element = match elem {
-            Elem::F32 => mlirF32TypeGet(context),
-            Elem::F16 => mlirF16TypeGet(context),
-            Elem::BF16 => mlirBF16TypeGet(context),
-            Elem::I1 => mlirIntegerTypeGet(context, 1),
-            Elem::I4 => mlirIntegerTypeGet(context, 4),
-            Elem::I8 => mlirIntegerTypeGet(context, 8),
-            Elem::I32 => mlirIntegerTypeGet(context, 32),
-            Elem::I64 => mlirIntegerTypeGet(context, 64),
-            Elem::F8E4M3FN => mlirFloat8E4M3FNTypeGet(context),
-            Elem::F8E5M2 => mlirFloat8E5M2TypeGet(context),
-            Elem::F8E8M0FNU => mlirFloat8E8M0FNUTypeGet(context),
-            Elem::F4E2M1FN => mlirFloat4E2M1FNTypeGet(context),
-            Elem::Other(_) => return None,
+        let element = match dtype {
+            DType::F32 => mlirF32TypeGet(context),
+            DType::F16 => mlirF16TypeGet(context),
+            DType::BF16 => mlirBF16TypeGet(context),
+            DType::I1 => mlirIntegerTypeGet(context, 1),
+            DType::I4 => mlirIntegerTypeGet(context, 4),
+            DType::I8 => mlirIntegerTypeGet(context, 8),
+            DType::I32 => mlirIntegerTypeGet(context, 32),
+            DType::I64 => mlirIntegerTypeGet(context, 64),
+            DType::F8E4M3FN => mlirFloat8E4M3FNTypeGet(context),
+            DType::F8E5M2 => mlirFloat8E5M2TypeGet(context),
+            DType::F8E8M0FNU => mlirFloat8E8M0FNUTypeGet(context),
+            DType::F4E2M1FN => mlirFloat4E2M1FNTypeGet(context),
         };
         let dims: Vec<i64> = shape
             .iter()

@@ -20,22 +20,51 @@ extern "C" {
     ) -> bool;
 }
 
-/// The element types of DIALECT.md, plus `Other` for anything else (reported by the verifier).
+pub use dit_ops::DType;
+
+/// The element type of a dit value: one of DIALECT.md's types (a [`DType`], the one
+/// element-type enum the runtime shares) or `Other` for anything else (reported by the
+/// verifier, carried by the ops that take any type).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Elem {
-    F32,
-    F16,
-    BF16,
-    I1,
-    I4,
-    I8,
-    I32,
-    I64,
-    F8E4M3FN,
-    F8E5M2,
-    F8E8M0FNU,
-    F4E2M1FN,
+    /// A DIALECT.md element type.
+    Known(DType),
+    /// A type the dialect does not model, as MLIR prints it.
     Other(String),
+}
+
+/// The DIALECT.md types by name, so `Elem::BF16` reads (and matches) like the type it is.
+impl Elem {
+    /// `f32`.
+    pub const F32: Elem = Elem::Known(DType::F32);
+    /// `f16`.
+    pub const F16: Elem = Elem::Known(DType::F16);
+    /// `bf16`.
+    pub const BF16: Elem = Elem::Known(DType::BF16);
+    /// `i1` (masks).
+    pub const I1: Elem = Elem::Known(DType::I1);
+    /// `i4`.
+    pub const I4: Elem = Elem::Known(DType::I4);
+    /// `i8`.
+    pub const I8: Elem = Elem::Known(DType::I8);
+    /// `i32`.
+    pub const I32: Elem = Elem::Known(DType::I32);
+    /// `i64`.
+    pub const I64: Elem = Elem::Known(DType::I64);
+    /// `f8E4M3FN`.
+    pub const F8E4M3FN: Elem = Elem::Known(DType::F8E4M3FN);
+    /// `f8E5M2`.
+    pub const F8E5M2: Elem = Elem::Known(DType::F8E5M2);
+    /// `f8E8M0FNU`.
+    pub const F8E8M0FNU: Elem = Elem::Known(DType::F8E8M0FNU);
+    /// `f4E2M1FN`.
+    pub const F4E2M1FN: Elem = Elem::Known(DType::F4E2M1FN);
+}
+
+impl From<DType> for Elem {
+    fn from(d: DType) -> Elem {
+        Elem::Known(d)
+    }
 }
 
 impl Elem {
@@ -43,52 +72,53 @@ impl Elem {
     pub fn of(ty: Type) -> Elem {
         let raw = ty.to_raw();
         // SAFETY: type predicates only read the uniqued type storage.
-        unsafe {
+        let known = unsafe {
             if mlirTypeIsAF32(raw) {
-                Elem::F32
+                Some(DType::F32)
             } else if mlirTypeIsAF16(raw) {
-                Elem::F16
+                Some(DType::F16)
             } else if mlirTypeIsABF16(raw) {
-                Elem::BF16
+                Some(DType::BF16)
             } else if mlirTypeIsAFloat8E4M3FN(raw) {
-                Elem::F8E4M3FN
+                Some(DType::F8E4M3FN)
             } else if mlirTypeIsAFloat8E5M2(raw) {
-                Elem::F8E5M2
+                Some(DType::F8E5M2)
             } else if mlirTypeIsAFloat8E8M0FNU(raw) {
-                Elem::F8E8M0FNU
+                Some(DType::F8E8M0FNU)
             } else if mlirTypeIsAFloat4E2M1FN(raw) {
-                Elem::F4E2M1FN
+                Some(DType::F4E2M1FN)
             } else if mlirTypeIsAInteger(raw) && mlirIntegerTypeIsSignless(raw) {
                 match mlirIntegerTypeGetWidth(raw) {
-                    1 => Elem::I1,
-                    4 => Elem::I4,
-                    8 => Elem::I8,
-                    32 => Elem::I32,
-                    64 => Elem::I64,
-                    _ => Elem::Other(ty.to_string()),
+                    1 => Some(DType::I1),
+                    4 => Some(DType::I4),
+                    8 => Some(DType::I8),
+                    32 => Some(DType::I32),
+                    64 => Some(DType::I64),
+                    _ => None,
                 }
             } else {
-                Elem::Other(ty.to_string())
+                None
             }
+        };
+        known.map_or_else(|| Elem::Other(ty.to_string()), Elem::Known)
+    }
+
+    /// The DIALECT.md type, `None` for `Other`.
+    pub fn dtype(&self) -> Option<DType> {
+        match self {
+            Elem::Known(d) => Some(*d),
+            Elem::Other(_) => None,
         }
     }
 
     /// f32, f16 or bf16: the types vector kernels compute in.
     pub fn is_float(&self) -> bool {
-        matches!(self, Elem::F32 | Elem::F16 | Elem::BF16)
+        self.dtype().is_some_and(DType::is_float)
     }
 
-    /// Size of one element in bits, if it is a known type.
+    /// Size of one element in bits as the IR counts it (i1 is 1 bit), if it is a known type.
     pub fn bits(&self) -> Option<u64> {
-        Some(match self {
-            Elem::F32 | Elem::I32 => 32,
-            Elem::F16 | Elem::BF16 => 16,
-            Elem::I64 => 64,
-            Elem::I8 | Elem::F8E4M3FN | Elem::F8E5M2 | Elem::F8E8M0FNU => 8,
-            Elem::I4 | Elem::F4E2M1FN => 4,
-            Elem::I1 => 1,
-            Elem::Other(_) => return None,
-        })
+        self.dtype().map(DType::ir_bits)
     }
 
     /// Whether the type is one DIALECT.md allows on dit values (i1 is allowed for masks).
@@ -99,22 +129,10 @@ impl Elem {
 
 impl fmt::Display for Elem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = match self {
-            Elem::F32 => "f32",
-            Elem::F16 => "f16",
-            Elem::BF16 => "bf16",
-            Elem::I1 => "i1",
-            Elem::I4 => "i4",
-            Elem::I8 => "i8",
-            Elem::I32 => "i32",
-            Elem::I64 => "i64",
-            Elem::F8E4M3FN => "f8E4M3FN",
-            Elem::F8E5M2 => "f8E5M2",
-            Elem::F8E8M0FNU => "f8E8M0FNU",
-            Elem::F4E2M1FN => "f4E2M1FN",
-            Elem::Other(s) => s,
-        };
-        f.write_str(s)
+        match self {
+            Elem::Known(d) => f.write_str(d.mlir_name()),
+            Elem::Other(s) => f.write_str(s),
+        }
     }
 }
 

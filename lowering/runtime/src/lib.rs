@@ -7,7 +7,8 @@ pub mod cann;
 pub mod context;
 pub mod contracts;
 pub mod cpu;
-pub mod dtype;
+/// The element types (one enum for the dialect and the runtime, in dit-ops).
+pub use dit_ops::dtype;
 pub mod fused;
 pub mod generated;
 pub mod kernels;

@@ -6,13 +6,13 @@
 
 use super::*;
 use dit_runtime::contracts::{self, Format, OperandDesc};
-use dit_runtime::{kernels, AttrValue, Attrs, DType};
+use dit_runtime::{kernels, AttrValue, Attrs};
 
 /// `v` as a kernel would be handed it, described with `format`: element type and static dims
 /// (a dynamic dim is -1). `None` when `v` is not a ranked tensor of a dialect element type.
 pub(crate) fn desc_as(v: Val, format: Format) -> Option<OperandDesc> {
     let t = v.tensor()?;
-    let dtype = DType::from_mlir_name(&t.elem.to_string())?;
+    let dtype = t.elem.dtype()?;
     Some(OperandDesc {
         dtype,
         dims: t.shape.iter().map(|d| d.unwrap_or(-1)).collect(),

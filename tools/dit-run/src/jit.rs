@@ -13,7 +13,7 @@ use dit_passes::{
 };
 use dit_runtime::{
     abi::{self, dit_context, dit_tensor_desc},
-    DType, Tensor, TensorType,
+    Tensor, TensorType,
 };
 use inkwell::{execution_engine::ExecutionEngine, OptimizationLevel};
 use std::ffi::{c_void, CStr, CString};
@@ -89,7 +89,9 @@ pub fn pipeline_steps(text: &str) -> Result<Pipeline, String> {
 
 fn tensor_type(v: dit_dialect::ir::Val) -> Result<TensorType, String> {
     let t = v.tensor().ok_or("only ranked tensors can be run")?;
-    let dtype = DType::from_mlir_name(&t.elem.to_string())
+    let dtype = t
+        .elem
+        .dtype()
         .ok_or_else(|| format!("element type {} has no runtime encoding", t.elem))?;
     let shape = t
         .shape

@@ -1,5 +1,7 @@
-//! Element types: their MLIR spelling, their aclDataType code (the C ABI uses CANN's codes so a
-//! descriptor passes to aclCreateTensor unchanged), storage size, and value conversion.
+//! Element types, the one enum of them for every crate (the dialect's `Elem` is a `DType` or a
+//! type the dialect does not model; the runtime uses it as is): their MLIR spelling, their
+//! aclDataType code (the C ABI uses CANN's codes so a descriptor passes to aclCreateTensor
+//! unchanged), storage size, and value conversion.
 //!
 //! Conversion to a type rounds to nearest, ties to even, in one step from `f64` (never through
 //! `f32`, which could round twice). The encoders of the small float formats are written here
@@ -97,6 +99,16 @@ impl DType {
     /// The element type with aclDataType code `code`.
     pub fn from_acl_code(code: i32) -> Option<DType> {
         DType::ALL.into_iter().find(|d| d.acl_code() == code)
+    }
+
+    /// Bits of one element as the IR counts them: [`DType::bits`], but 1 for `i1` (the
+    /// dialect's sizes, cost model and tile planner count an i1 tensor packed; the runtime
+    /// stores it a byte per element).
+    pub fn ir_bits(self) -> u64 {
+        match self {
+            DType::I1 => 1,
+            other => other.bits() as u64,
+        }
     }
 
     /// Storage bits per element (4 for the packed types, 8 for `i1`, which CANN stores as a
@@ -274,8 +286,8 @@ fn width_mask(dtype: DType) -> u64 {
 }
 
 /// Reads the raw storage bits of element `index` (little-endian; packed types low nibble
-/// first).
-pub(crate) fn read_bits(dtype: DType, data: &[u8], index: usize) -> u64 {
+/// first). `data` must hold the element (the runtime's tensors check their byte counts).
+pub fn read_bits(dtype: DType, data: &[u8], index: usize) -> u64 {
     match dtype.bits() {
         4 => {
             let byte = data[index / 2];
@@ -297,7 +309,7 @@ pub(crate) fn read_bits(dtype: DType, data: &[u8], index: usize) -> u64 {
 }
 
 /// Writes the raw storage bits of element `index` (the inverse of [`read_bits`]).
-pub(crate) fn write_bits(dtype: DType, data: &mut [u8], index: usize, bits: u64) {
+pub fn write_bits(dtype: DType, data: &mut [u8], index: usize, bits: u64) {
     match dtype.bits() {
         4 => {
             let byte = &mut data[index / 2];
