@@ -23,6 +23,7 @@ pub mod kernel_model;
 pub mod process;
 
 use dit_dialect::{ir::Op, verifier};
+use dit_ops::OpKind;
 
 /// The peer's definition of the dialect: the hand-written IRDL approximation that dit itself
 /// loaded before the ODS definition (dialects/dit/include/dit/DitOps.td). Upstream mlir-opt has
@@ -277,15 +278,15 @@ impl Builder {
     }
 
     fn add(&mut self, name: &str, a: &Val, b: &Val) -> Val {
-        self.binary(name, "dit.add", a, b)
+        self.binary(name, OpKind::Add.name(), a, b)
     }
 
     fn mul(&mut self, name: &str, a: &Val, b: &Val) -> Val {
-        self.binary(name, "dit.mul", a, b)
+        self.binary(name, OpKind::Mul.name(), a, b)
     }
 
     fn cast(&mut self, name: &str, x: &Val, elem: Elem) -> Val {
-        self.op(name, "dit.cast", &[x], "", x.ty.with_elem(elem))
+        self.op(name, OpKind::Cast.name(), &[x], "", x.ty.with_elem(elem))
     }
 
     fn reshape(&mut self, name: &str, x: &Val, shape: &[i64]) -> Val {
@@ -295,13 +296,19 @@ impl Builder {
             x.ty.num_elements(),
             "{name}: reshape changes the element count"
         );
-        self.op(name, "dit.reshape", &[x], "", ty)
+        self.op(name, OpKind::Reshape.name(), &[x], "", ty)
     }
 
     fn transpose(&mut self, name: &str, x: &Val, perm: &[i64]) -> Val {
         let shape: Vec<i64> = perm.iter().map(|&p| x.ty.shape[p as usize]).collect();
         let attrs = format!("perm = array<i64: {}>", join(perm));
-        self.op(name, "dit.transpose", &[x], &attrs, x.ty.with_shape(&shape))
+        self.op(
+            name,
+            OpKind::Transpose.name(),
+            &[x],
+            &attrs,
+            x.ty.with_shape(&shape),
+        )
     }
 
     fn linear(&mut self, name: &str, x: &Val, weight: &Val, bias: &Val) -> Val {
@@ -315,7 +322,7 @@ impl Builder {
         let attrs = "operandSegmentSizes = array<i32: 1, 1, 1>";
         self.op(
             name,
-            "dit.linear",
+            OpKind::Linear.name(),
             &[x, weight, bias],
             attrs,
             x.ty.with_shape(&shape),
@@ -333,13 +340,13 @@ impl Builder {
 
     fn layer_norm(&mut self, name: &str, x: &Val) -> Val {
         let attrs = "epsilon = 1.000000e-06 : f32, operandSegmentSizes = array<i32: 1, 0, 0>";
-        self.op(name, "dit.layer_norm", &[x], attrs, x.ty.clone())
+        self.op(name, OpKind::LayerNorm.name(), &[x], attrs, x.ty.clone())
     }
 
     fn gelu_tanh(&mut self, name: &str, x: &Val) -> Val {
         self.op(
             name,
-            "dit.gelu",
+            OpKind::Gelu.name(),
             &[x],
             "approximate = \"tanh\"",
             x.ty.clone(),
@@ -353,7 +360,7 @@ impl Builder {
         let attrs = format!("dims = array<i64: {}>, keepdim = true", rank - 1);
         self.op(
             name,
-            "dit.reduce_mean",
+            OpKind::ReduceMean.name(),
             &[x],
             &attrs,
             x.ty.with_shape(&shape),
@@ -377,7 +384,7 @@ impl Builder {
             })
             .collect();
         let attrs = format!("dim = {dim} : i64, sizes = array<i64: {}>", join(sizes));
-        self.emit(&results, "dit.split", &[x], &attrs);
+        self.emit(&results, OpKind::Split.name(), &[x], &attrs);
         results
     }
 
@@ -387,7 +394,7 @@ impl Builder {
         shape[dim] += b.ty.shape[dim];
         self.op(
             name,
-            "dit.concat",
+            OpKind::Concat.name(),
             &[a, b],
             &format!("dim = {dim} : i64"),
             a.ty.with_shape(&shape),
@@ -399,13 +406,25 @@ impl Builder {
         shape[dim] = end - start;
         let attrs =
             format!("dim = {dim} : i64, start = {start} : i64, end = {end} : i64, step = 1 : i64");
-        self.op(name, "dit.slice", &[x], &attrs, x.ty.with_shape(&shape))
+        self.op(
+            name,
+            OpKind::Slice.name(),
+            &[x],
+            &attrs,
+            x.ty.with_shape(&shape),
+        )
     }
 
     fn attention(&mut self, name: &str, q: &Val, k: &Val, v: &Val, head_dim: i64) -> Val {
         let scale = 1.0 / (head_dim as f64).sqrt();
         let attrs = format!("scale = {scale:.10} : f32, layout = \"BNSD\", operandSegmentSizes = array<i32: 1, 1, 1, 0>");
-        self.op(name, "dit.attention", &[q, k, v], &attrs, q.ty.clone())
+        self.op(
+            name,
+            OpKind::Attention.name(),
+            &[q, k, v],
+            &attrs,
+            q.ty.clone(),
+        )
     }
 }
 
@@ -477,7 +496,7 @@ fn ada_norm_zero(
     chunks: &[&str],
 ) -> (Val, Vec<Val>) {
     let h = cfg.hidden;
-    let silu = b.unary(&format!("{tag}silu"), "dit.silu", temb);
+    let silu = b.unary(&format!("{tag}silu"), OpKind::Silu.name(), temb);
     let emb = b.linear_module(&format!("{tag}emb"), &silu, module, h * chunks.len() as i64);
     let names: Vec<String> = chunks.iter().map(|n| format!("{tag}{n}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -535,10 +554,10 @@ fn rms_norm(b: &mut Builder, tag: &str, x: &Val, weight_module: &str, c: &Consts
         &[*x.ty.shape.last().expect("rank >= 1")],
     );
     let f32_ = b.cast(&format!("{tag}rms_f32"), x, Elem::F32);
-    let sq = b.binary(&format!("{tag}rms_sq"), "dit.pow", &f32_, &c.two);
+    let sq = b.binary(&format!("{tag}rms_sq"), OpKind::Pow.name(), &f32_, &c.two);
     let var = b.reduce_mean_last(&format!("{tag}rms_var"), &sq);
     let var_eps = b.add(&format!("{tag}rms_var_eps"), &var, &c.rms_eps);
-    let rstd = b.unary(&format!("{tag}rms_rstd"), "dit.rsqrt", &var_eps);
+    let rstd = b.unary(&format!("{tag}rms_rstd"), OpKind::Rsqrt.name(), &var_eps);
     let scaled = b.mul(&format!("{tag}rms_scaled"), &f32_, &rstd);
     let bf16 = b.cast(&format!("{tag}rms_bf16"), &scaled, Elem::BF16);
     b.mul(&format!("{tag}normed"), &bf16, &weight)
@@ -568,7 +587,7 @@ fn rope(b: &mut Builder, tag: &str, x: &Val, shared: &Shared) -> Val {
         &real_imag[1],
         &[1, heads, s, d / 2],
     );
-    let neg_imag = b.unary(&format!("{tag}rope_neg_imag"), "dit.neg", &imag);
+    let neg_imag = b.unary(&format!("{tag}rope_neg_imag"), OpKind::Neg.name(), &imag);
     let stk0 = b.reshape(
         &format!("{tag}rope_stk0"),
         &neg_imag,

@@ -37,6 +37,7 @@ use crate::report::RawPoint;
 use dit_dialect::{
     diagnostics::file_line_col,
     ir::Op,
+    ops::OpKind,
     target::Target,
     tensor::{Elem, TensorInfo},
 };
@@ -225,7 +226,7 @@ pub fn launches(root: Op) -> Vec<Launch> {
         let Placement::PerCall { launches } = placement(op) else {
             return;
         };
-        let generated = op.is("dit.fused");
+        let generated = op.is_kind(OpKind::Fused);
         let name = if generated {
             op.attr("kernel")
                 .and_then(|a| a.as_str())
@@ -281,18 +282,28 @@ fn elements(t: &TensorInfo) -> u64 {
 /// of the Ascend C instruction sequence (a binary is one instruction; sigmoid is
 /// muls/exp/adds/div; a row norm is square, reduce, scale and the gamma; casts of 16-bit
 /// operands in and out are counted by `vector_ops`). Ops not listed are data movement (0).
-pub fn vector_cost_per_element(op_name: &str) -> u64 {
-    match op_name {
-        "dit.add" | "dit.sub" | "dit.mul" | "dit.div" | "dit.neg" | "dit.relu" | "dit.exp"
-        | "dit.sqrt" | "dit.rsqrt" | "dit.reduce_sum" | "dit.reduce_mean" | "dit.cast" => 1,
-        "dit.muls_add" => 2,
-        "dit.rope" => 3,
-        "dit.sigmoid" | "dit.tanh" | "dit.rms_norm" => 4,
-        "dit.silu" | "dit.softmax" | "dit.silu_mul" | "dit.swiglu" => 5,
-        "dit.gelu" | "dit.fast_gelu" | "dit.gelu_mul" | "dit.layer_norm" => 6,
-        "dit.ada_layer_norm" => 8,
-        "dit.erf" | "dit.pow" => 10,
-        "dit.dynamic_quant" => 4,
+pub fn vector_cost_per_element(kind: OpKind) -> u64 {
+    match kind {
+        OpKind::Add
+        | OpKind::Sub
+        | OpKind::Mul
+        | OpKind::Div
+        | OpKind::Neg
+        | OpKind::Relu
+        | OpKind::Exp
+        | OpKind::Sqrt
+        | OpKind::Rsqrt
+        | OpKind::ReduceSum
+        | OpKind::ReduceMean
+        | OpKind::Cast => 1,
+        OpKind::MulsAdd => 2,
+        OpKind::Rope => 3,
+        OpKind::Sigmoid | OpKind::Tanh | OpKind::RmsNorm => 4,
+        OpKind::Silu | OpKind::Softmax | OpKind::SiluMul | OpKind::Swiglu => 5,
+        OpKind::Gelu | OpKind::FastGelu | OpKind::GeluMul | OpKind::LayerNorm => 6,
+        OpKind::AdaLayerNorm => 8,
+        OpKind::Erf | OpKind::Pow => 10,
+        OpKind::DynamicQuant => 4,
         _ => 0,
     }
 }
@@ -301,7 +312,7 @@ pub fn vector_cost_per_element(op_name: &str) -> u64 {
 /// (a reduction reads more than it writes) times its per-element cost, plus a widening and a
 /// narrowing cast per element for 16-bit data (the vector units compute in f32).
 fn vector_ops(op: Op) -> u64 {
-    let per = vector_cost_per_element(&op.name());
+    let per = op.kind().map_or(0, vector_cost_per_element);
     if per == 0 {
         return 0;
     }
@@ -333,27 +344,26 @@ fn dim_back(t: &TensorInfo, i: usize) -> u64 {
 /// The Cube work of a library op: 2·M·N·K per matmul (result elements x 2K), attention's two
 /// matmuls (4·B·N·Sq·Skv·D) with its softmax on the vector units. `None` for a vector op.
 fn cube_phase(op: Op) -> Option<Phase> {
-    let name = op.name();
     let operand = |i: usize| op.operands().get(i).and_then(|v| v.tensor());
     let result = op.results().first().and_then(|v| v.tensor())?;
     let bool_attr = |n: &str| dit_dialect::ops::bool_attr(op, n).unwrap_or(false);
-    let (k, int8) = match name.as_str() {
-        "dit.matmul" => {
+    let (k, int8) = match op.kind()? {
+        OpKind::Matmul => {
             let a = operand(0)?;
             (dim_back(&a, usize::from(bool_attr("transpose_a"))), false)
         }
-        "dit.linear" | "dit.fused_matmul" | "dit.grouped_matmul" => {
+        OpKind::Linear | OpKind::FusedMatmul | OpKind::GroupedMatmul => {
             let a = operand(0)?;
             (dim_back(&a, 0), is_int(&a))
         }
-        "dit.quant_matmul" | "dit.quant_matmul_gelu" => {
+        OpKind::QuantMatmul | OpKind::QuantMatmulGelu => {
             let a = operand(0)?;
             (
                 dim_back(&a, usize::from(bool_attr("transpose_x1"))),
                 is_int(&a),
             )
         }
-        "dit.grouped_matmul_swiglu_quant" => {
+        OpKind::GroupedMatmulSwigluQuant => {
             // The result is [M, N/2]: the matmul makes N columns, SwiGLU halves them.
             let a = operand(0)?;
             let flops = elements(&result).saturating_mul(2 * 2 * dim_back(&a, 0));
@@ -363,7 +373,7 @@ fn cube_phase(op: Op) -> Option<Phase> {
                 ..Phase::default()
             });
         }
-        "dit.attention" => {
+        OpKind::Attention => {
             let q = operand(0)?;
             let k = operand(1)?;
             let bsnd = dit_dialect::ops::str_attr(op, "layout").as_deref() == Some("BSND");

@@ -28,6 +28,7 @@
 //! other than f32/f16/bf16, dit.pow, and concats along the last dim at offsets that are not
 //! multiples of 8 elements are refused with an error naming the op.
 
+use dit_ops::OpKind;
 use dit_runtime::{fused::FusedOp, AttrValue, Attrs, DType, TensorType};
 use std::collections::HashMap;
 
@@ -517,6 +518,7 @@ impl StageBuilder<'_> {
         };
         let op = &self.fused.ops[k];
         let name = op.name.as_str();
+        let kind = OpKind::from_name(name);
         let note = format!("%{id} = {name}");
         let res_shape = ty.shape.clone();
         let operand = |slot: usize| -> Result<usize, Stop> {
@@ -527,44 +529,55 @@ impl StageBuilder<'_> {
                 .ok_or_else(|| Stop::Refuse(format!("{note}: operand #{slot} is missing")))
         };
         let shape_of = |v: usize| self.types[v].shape.clone();
-        match name {
-            "dit.add" | "dit.sub" | "dit.mul" | "dit.div" => {
+        match kind {
+            Some(OpKind::Add | OpKind::Sub | OpKind::Mul | OpKind::Div) => {
                 let (a, b) = (operand(0)?, operand(1)?);
                 let ma = self.broadcast_map(map, &res_shape, &shape_of(a), &note)?;
                 let mb = self.broadcast_map(map, &res_shape, &shape_of(b), &note)?;
                 let na = self.value(a, ma)?;
                 let nb = self.value(b, mb)?;
-                let bop = match name {
-                    "dit.add" => BinaryOp::Add,
-                    "dit.sub" => BinaryOp::Sub,
-                    "dit.mul" => BinaryOp::Mul,
+                let bop = match kind {
+                    Some(OpKind::Add) => BinaryOp::Add,
+                    Some(OpKind::Sub) => BinaryOp::Sub,
+                    Some(OpKind::Mul) => BinaryOp::Mul,
                     _ => BinaryOp::Div,
                 };
                 self.binary(bop, na, nb, width, &note)
             }
-            "dit.pow" => Err(Stop::Refuse(format!(
+            Some(OpKind::Pow) => Err(Stop::Refuse(format!(
                 "{note}: dit.pow is not generated (a negative base needs the exponent's integer \
                  parity, which the vector program does not compute)"
             ))),
-            "dit.neg" | "dit.exp" | "dit.sqrt" | "dit.rsqrt" | "dit.tanh" | "dit.erf"
-            | "dit.sigmoid" | "dit.silu" | "dit.relu" | "dit.gelu" | "dit.fast_gelu" => {
+            Some(
+                OpKind::Neg
+                | OpKind::Exp
+                | OpKind::Sqrt
+                | OpKind::Rsqrt
+                | OpKind::Tanh
+                | OpKind::Erf
+                | OpKind::Sigmoid
+                | OpKind::Silu
+                | OpKind::Relu
+                | OpKind::Gelu
+                | OpKind::FastGelu,
+            ) => {
                 let x = self.value(operand(0)?, map.to_vec())?;
-                let u = match name {
-                    "dit.neg" => UnaryOp::Neg,
-                    "dit.exp" => UnaryOp::Exp,
-                    "dit.sqrt" => UnaryOp::Sqrt,
-                    "dit.rsqrt" => UnaryOp::Rsqrt,
-                    "dit.tanh" => UnaryOp::Tanh,
-                    "dit.erf" => UnaryOp::Erf,
-                    "dit.sigmoid" => UnaryOp::Sigmoid,
-                    "dit.silu" => UnaryOp::Silu,
-                    "dit.relu" => UnaryOp::Relu,
-                    "dit.fast_gelu" => UnaryOp::FastGelu,
+                let u = match kind {
+                    Some(OpKind::Neg) => UnaryOp::Neg,
+                    Some(OpKind::Exp) => UnaryOp::Exp,
+                    Some(OpKind::Sqrt) => UnaryOp::Sqrt,
+                    Some(OpKind::Rsqrt) => UnaryOp::Rsqrt,
+                    Some(OpKind::Tanh) => UnaryOp::Tanh,
+                    Some(OpKind::Erf) => UnaryOp::Erf,
+                    Some(OpKind::Sigmoid) => UnaryOp::Sigmoid,
+                    Some(OpKind::Silu) => UnaryOp::Silu,
+                    Some(OpKind::Relu) => UnaryOp::Relu,
+                    Some(OpKind::FastGelu) => UnaryOp::FastGelu,
                     _ => gelu_kind(&op.attrs, &note)?,
                 };
                 Ok(self.unary(u, x, &note))
             }
-            "dit.cast" => {
+            Some(OpKind::Cast) => {
                 let src = operand(0)?;
                 let from = self.types[src].dtype;
                 if !is_supported_float(from) {
@@ -587,7 +600,7 @@ impl StageBuilder<'_> {
                     Ok(x)
                 }
             }
-            "dit.muls_add" => {
+            Some(OpKind::MulsAdd) => {
                 let scale = attr_f32(&op.attrs, "scale")
                     .ok_or_else(|| Stop::Refuse(format!("{note}: scale is missing")))?;
                 let (a, b) = (operand(0)?, operand(1)?);
@@ -598,15 +611,15 @@ impl StageBuilder<'_> {
                 let scaled = self.unary(UnaryOp::MulScalar(scale), na, &note);
                 self.binary(BinaryOp::Add, scaled, nb, width, &note)
             }
-            "dit.silu_mul" => {
+            Some(OpKind::SiluMul) => {
                 let g = self.value(operand(0)?, map.to_vec())?;
                 let u = self.value(operand(1)?, map.to_vec())?;
                 let s = self.unary(UnaryOp::Silu, g, &note);
                 self.binary(BinaryOp::Mul, s, u, width, &note)
             }
-            "dit.swiglu" | "dit.gelu_mul" => {
+            Some(OpKind::Swiglu | OpKind::GeluMul) => {
                 let src = operand(0)?;
-                if name == "dit.swiglu" {
+                if kind == Some(OpKind::Swiglu) {
                     let rank = self.types[src].shape.len() as i64;
                     let dim = attr_i64(&op.attrs, "dim").unwrap_or(-1);
                     if dim != -1 && dim != rank - 1 {
@@ -615,7 +628,7 @@ impl StageBuilder<'_> {
                         )));
                     }
                 }
-                let act = if name == "dit.swiglu" {
+                let act = if kind == Some(OpKind::Swiglu) {
                     UnaryOp::Silu
                 } else {
                     gelu_kind(&op.attrs, &note)?
@@ -645,7 +658,7 @@ impl StageBuilder<'_> {
                 let g = self.unary(act, gate, &note);
                 self.binary(BinaryOp::Mul, g, up, width, &note)
             }
-            "dit.softmax" => {
+            Some(OpKind::Softmax) => {
                 let dim = attr_i64(&op.attrs, "dim").unwrap_or(-1);
                 if dim != -1 && dim != res_shape.len() as i64 - 1 {
                     return Err(Stop::Refuse(format!(
@@ -655,14 +668,14 @@ impl StageBuilder<'_> {
                 let x = self.value(operand(0)?, map.to_vec())?;
                 Ok(self.push(MicroOp::Softmax(x), width, invariant, note))
             }
-            "dit.rms_norm" => {
+            Some(OpKind::RmsNorm) => {
                 let eps = epsilon(&op.attrs, &note)?;
                 let x = self.value(operand(0)?, map.to_vec())?;
                 let r = self.push(MicroOp::Rms { x, eps }, width, invariant, note.clone());
                 let g = self.feature(operand(1)?, width, &note)?;
                 self.binary(BinaryOp::Mul, r, g, width, &note)
             }
-            "dit.layer_norm" => {
+            Some(OpKind::LayerNorm) => {
                 let eps = epsilon(&op.attrs, &note)?;
                 let x = self.value(operand(0)?, map.to_vec())?;
                 let mut y = self.push(
@@ -681,7 +694,7 @@ impl StageBuilder<'_> {
                 }
                 Ok(y)
             }
-            "dit.ada_layer_norm" => {
+            Some(OpKind::AdaLayerNorm) => {
                 let eps = epsilon(&op.attrs, &note)?;
                 let x = self.value(operand(0)?, map.to_vec())?;
                 let (sc, sh) = (operand(1)?, operand(2)?);
@@ -699,7 +712,7 @@ impl StageBuilder<'_> {
                 let y = self.binary(BinaryOp::Mul, y, one_plus, width, &note)?;
                 self.binary(BinaryOp::Add, y, nsh, width, &note)
             }
-            "dit.rope" => {
+            Some(OpKind::Rope) => {
                 let interleave = match attr_str(&op.attrs, "mode") {
                     Some("interleave") => true,
                     Some("half") => false,
@@ -727,7 +740,7 @@ impl StageBuilder<'_> {
                 let q = self.binary(BinaryOp::Mul, rot, ns, width, &note)?;
                 self.binary(BinaryOp::Add, p, q, width, &note)
             }
-            "dit.concat" => self.concat(op, id, map, &note),
+            Some(OpKind::Concat) => self.concat(op, id, map, &note),
             _ => Err(Stop::Refuse(format!(
                 "{note}: this op is not generated in an Ascend C vector kernel"
             ))),
@@ -1139,26 +1152,26 @@ fn build_stage(
 
 /// Ops that work element by element along the last dim (or, for concat, move whole columns):
 /// a body of only these may be split into column chunks.
-const COLUMN_WISE: &[&str] = &[
-    "dit.add",
-    "dit.sub",
-    "dit.mul",
-    "dit.div",
-    "dit.neg",
-    "dit.exp",
-    "dit.sqrt",
-    "dit.rsqrt",
-    "dit.tanh",
-    "dit.erf",
-    "dit.sigmoid",
-    "dit.silu",
-    "dit.relu",
-    "dit.gelu",
-    "dit.fast_gelu",
-    "dit.cast",
-    "dit.muls_add",
-    "dit.silu_mul",
-    "dit.concat",
+const COLUMN_WISE: &[OpKind] = &[
+    OpKind::Add,
+    OpKind::Sub,
+    OpKind::Mul,
+    OpKind::Div,
+    OpKind::Neg,
+    OpKind::Exp,
+    OpKind::Sqrt,
+    OpKind::Rsqrt,
+    OpKind::Tanh,
+    OpKind::Erf,
+    OpKind::Sigmoid,
+    OpKind::Silu,
+    OpKind::Relu,
+    OpKind::Gelu,
+    OpKind::FastGelu,
+    OpKind::Cast,
+    OpKind::MulsAdd,
+    OpKind::SiluMul,
+    OpKind::Concat,
 ];
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -1176,7 +1189,7 @@ pub fn column_chunks(fused: &FusedOp) -> Vec<usize> {
     if fused
         .ops
         .iter()
-        .any(|op| !COLUMN_WISE.contains(&op.name.as_str()))
+        .any(|op| !OpKind::from_name(&op.name).is_some_and(|k| COLUMN_WISE.contains(&k)))
     {
         return Vec::new();
     }
@@ -1214,7 +1227,7 @@ pub fn chunk_columns(fused: &FusedOp, chunk: usize) -> FusedOp {
     out.args = fused.args.iter().map(split).collect();
     let mut types: Vec<TensorType> = fused.args.clone();
     for op in &mut out.ops {
-        if op.name == "dit.concat" {
+        if OpKind::from_name(&op.name) == Some(OpKind::Concat) {
             // A negative dim counted from the old rank would now name the chunk columns.
             let rank = op.results[0].shape.len() as i64;
             if let Some(AttrValue::Int(d)) = op.attrs.get_mut("dim") {

@@ -2,6 +2,7 @@
 //! cluster of the ops it computes. Node names follow walk order, so the output is deterministic.
 
 use dit_dialect::ir::{Op, Val};
+use dit_dialect::ops::{OpKind, DIALECT_PREFIX};
 use std::{collections::HashMap, fmt::Write};
 
 /// Renders every function under `root`.
@@ -43,7 +44,7 @@ pub fn render(root: Op) -> String {
 }
 
 fn short(op: Op) -> String {
-    op.name().trim_start_matches("dit.").to_string()
+    op.name().trim_start_matches(DIALECT_PREFIX).to_string()
 }
 
 /// Writes `op` (a cluster for dit.fused) and the edges from its operands' producers.
@@ -54,11 +55,11 @@ fn node(
     next: &mut usize,
     indent: &str,
 ) {
-    if op.is("func.return") || op.is("dit.yield") || op.is("arith.constant") {
+    if op.is("func.return") || op.is_kind(OpKind::Yield) || op.is("arith.constant") {
         edges_into(op, "return", out, ids, indent);
         return;
     }
-    if op.is("dit.fused") {
+    if op.is_kind(OpKind::Fused) {
         let kernel = op
             .attr("kernel")
             .and_then(|a| a.as_str())
@@ -77,7 +78,7 @@ fn node(
                 node(inner_op, out, ids, next, &inner);
             }
             // The fused op's results are what its yield returns.
-            if let Some(y) = block.ops().into_iter().find(|o| o.is("dit.yield")) {
+            if let Some(y) = block.ops().into_iter().find(|o| o.is_kind(OpKind::Yield)) {
                 for (result, yielded) in op.results().into_iter().zip(y.operands()) {
                     if let Some(id) = ids.get(&yielded.key()).cloned() {
                         ids.insert(result.key(), id);

@@ -228,7 +228,7 @@ impl Session<'_> {
         }
         let root = Op(module.as_operation().to_raw());
         let mut has_dit = false;
-        root.walk(&mut |op| has_dit |= op.name().starts_with("dit."));
+        root.walk(&mut |op| has_dit |= op.kind().is_some());
         if has_dit {
             let lower = PipelineStep {
                 info: dit_passes::lookup("dit-lower-to-aclnn")?,
@@ -326,7 +326,7 @@ impl Session<'_> {
         );
         let mut groups = Vec::new();
         Op(module.as_operation().to_raw()).walk(&mut |op| {
-            if op.is("dit.fused") {
+            if op.is_kind(dit_dialect::ops::OpKind::Fused) {
                 groups.push(op);
             }
         });
@@ -409,10 +409,12 @@ impl Session<'_> {
 fn silent_parse_failure(buffer: &SourceBuffer, text: &str) -> Diagnostic {
     for (i, line) in text.lines().enumerate() {
         let bytes = line.as_bytes();
-        let custom = line.match_indices("dit.").find(|(at, _)| {
-            let before = if *at == 0 { b' ' } else { bytes[at - 1] };
-            (before == b' ' || before == b'=' || before == b'\t') && !line[..*at].contains("//")
-        });
+        let custom = line
+            .match_indices(dit_dialect::ops::DIALECT_PREFIX)
+            .find(|(at, _)| {
+                let before = if *at == 0 { b' ' } else { bytes[at - 1] };
+                (before == b' ' || before == b'=' || before == b'\t') && !line[..*at].contains("//")
+            });
         if let Some((at, _)) = custom {
             let name: String = line[at..]
                 .chars()
