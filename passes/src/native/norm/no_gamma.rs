@@ -14,7 +14,7 @@ fn weighted_next(out: Val) -> bool {
     let [user] = users.as_slice() else {
         return false;
     };
-    if !user.is("dit.mul") || user.num_operands() != 2 {
+    if !user.is_kind(OpKind::Mul) || user.num_operands() != 2 {
         return false;
     }
     let other = if user.operand(0) == out {
@@ -41,18 +41,18 @@ pub(super) fn rms_norm_no_gamma_fits(args: Args, state: &NativeState) -> bool {
     let add = rsqrt.and_then(|r| r.operand(0).defining_op());
     let root = out.defining_op();
     if !ops_are(&[
-        (mean, "dit.reduce_mean"),
-        (rsqrt, "dit.rsqrt"),
-        (add, "dit.add"),
-    ]) || !root.is_some_and(|r| r.is("dit.mul") || r.is("dit.cast"))
+        (mean, OpKind::ReduceMean),
+        (rsqrt, OpKind::Rsqrt),
+        (add, OpKind::Add),
+    ]) || !root.is_some_and(|r| r.is_kind(OpKind::Mul) || r.is_kind(OpKind::Cast))
     {
         return false;
     }
     if weighted_next(out) {
         return false;
     }
-    let product = root.is_some_and(|r| r.is("dit.mul"));
-    if product && out.users().iter().any(|u| u.is("dit.cast")) {
+    let product = root.is_some_and(|r| r.is_kind(OpKind::Mul));
+    if product && out.users().iter().any(|u| u.is_kind(OpKind::Cast)) {
         return false;
     }
     let x = without_cast(xf);
@@ -77,7 +77,7 @@ pub(super) fn rms_norm_no_gamma_fits(args: Args, state: &NativeState) -> bool {
         });
         contract::kernel_accepts(
             state,
-            "dit.rms_norm",
+            OpKind::RmsNorm,
             &Default::default(),
             &[x_desc, gamma_desc],
         )
@@ -108,14 +108,16 @@ pub(super) fn ones_over_last_dim(
     };
     // SAFETY: the root is alive; the constant goes right before it.
     unsafe { mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0) };
-    let ones = create_via_rewriter(
-        rewriter,
-        root,
-        "arith.constant",
-        &[],
-        ty,
-        &[("value", value)],
-    );
+    // arith.constant is not a dit op: built and inserted here rather than by OpKind.
+    let constant =
+        dit_dialect::ir::build_detached_op(root, "arith.constant", &[], &[ty], &[("value", value)]);
+    // SAFETY: the op is new and unowned; the rewriter inserts it and owns it from then on.
+    let ones = unsafe {
+        Val(mlirOperationGetResult(
+            mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), constant.0),
+            0,
+        ))
+    };
     // SAFETY: the result list is the interpreter's; the value is alive.
     unsafe { mlirPDLResultListPushBackValue(results, ones.0) };
     true

@@ -28,7 +28,7 @@ struct Scatter {
 
 /// The two (data, table) readings of a dit.mul (operand order is the model author's choice).
 fn mul_orders(v: Val) -> Option<[(Val, Val); 2]> {
-    let m = v.defining_op().filter(|m| m.is("dit.mul"))?;
+    let m = v.defining_op().filter(|m| m.is_kind(OpKind::Mul))?;
     let (a, b) = (m.operand(0), m.operand(1));
     Some([(a, b), (b, a)])
 }
@@ -63,7 +63,7 @@ fn with_last(shape: &[Option<i64>], dims: &[Option<i64>]) -> Vec<Option<i64>> {
 /// contract or the cost rule refuses it.
 fn analyse(cat: Op, root: Op, state: &NativeState) -> Result<Option<Scatter>, String> {
     let none = Ok(None);
-    if !(cat.is("dit.concat") && root.is("dit.reshape") && cat.num_operands() == 2) {
+    if !(cat.is_kind(OpKind::Concat) && root.is_kind(OpKind::Reshape) && cat.num_operands() == 2) {
         return none;
     }
     let (Some(ct), Some(rt)) = (cat.result(0).tensor(), root.result(0).tensor()) else {
@@ -105,7 +105,7 @@ fn analyse(cat: Op, root: Op, state: &NativeState) -> Result<Option<Scatter>, St
     let (Some(sub), Some(add)) = (e.defining_op(), o.defining_op()) else {
         return none;
     };
-    if !(sub.is("dit.sub") && add.is("dit.add")) {
+    if !(sub.is_kind(OpKind::Sub) && add.is_kind(OpKind::Add)) {
         return none;
     }
     let (Some(a_orders), Some(b_orders)) = (mul_orders(sub.operand(0)), mul_orders(sub.operand(1)))
@@ -196,7 +196,7 @@ fn analyse(cat: Op, root: Op, state: &NativeState) -> Result<Option<Scatter>, St
     let attrs = contract::str_attrs(&[("mode", Mode::Interleave.name())]);
     contract::kernel_accepts(
         state,
-        "dit.rope",
+        OpKind::Rope,
         &attrs,
         &[x_desc, table_desc.clone(), table_desc],
     )?;
@@ -206,7 +206,7 @@ fn analyse(cat: Op, root: Op, state: &NativeState) -> Result<Option<Scatter>, St
             if v.same_type(root.result(0)) {
                 break Some(v);
             }
-            match v.defining_op().filter(|r| r.is("dit.reshape")) {
+            match v.defining_op().filter(|r| r.is_kind(OpKind::Reshape)) {
                 Some(r) => v = r.operand(0),
                 None => break None,
             }
@@ -221,7 +221,7 @@ pub(super) fn rope_scatter_fits(args: Args, state: &NativeState) -> bool {
     let (Some(cat), Some(root)) = (args.op_at(0), args.op_at(1)) else {
         return false;
     };
-    if !ops_are(&[(Some(cat), "dit.concat"), (Some(root), "dit.reshape")]) {
+    if !ops_are(&[(Some(cat), OpKind::Concat), (Some(root), OpKind::Reshape)]) {
         return false;
     }
     match analyse(cat, root, state) {
@@ -254,12 +254,12 @@ fn type_like(shape: &[Option<i64>], like: MlirType) -> MlirType {
 fn reuse_or_create(
     rewriter: MlirPatternRewriter,
     root: Op,
-    name: &str,
+    kind: OpKind,
     v: Val,
     ty: MlirType,
 ) -> Val {
     let earlier = v.users().into_iter().find(|u| {
-        u.is(name)
+        u.is_kind(kind)
             && u.num_results() == 1
             && u.block().map(|b| b.0.ptr) == root.block().map(|b| b.0.ptr)
             && u.is_before_in_block(root)
@@ -279,7 +279,7 @@ fn reuse_or_create(
                     v.0,
                 )
             };
-            create_via_rewriter(rewriter, root, name, &[v], ty, &[])
+            create_via_rewriter(rewriter, root, kind, &[v], ty, &[])
         }
     }
 }
@@ -294,14 +294,26 @@ fn repeated_table(rewriter: MlirPatternRewriter, root: Op, t: Val, x_type: MlirT
     let t = if same {
         t
     } else {
-        reuse_or_create(rewriter, root, "dit.cast", t, cast_type)
+        reuse_or_create(rewriter, root, OpKind::Cast, t, cast_type)
     };
     let column = with_last(&shape, &[Some(h), Some(1)]);
     let both = with_last(&shape, &[Some(h), Some(2)]);
     let full = with_last(&shape, &[Some(2 * h)]);
-    let v = reuse_or_create(rewriter, root, "dit.reshape", t, type_like(&column, x_type));
-    let v = reuse_or_create(rewriter, root, "dit.broadcast", v, type_like(&both, x_type));
-    reuse_or_create(rewriter, root, "dit.reshape", v, type_like(&full, x_type))
+    let v = reuse_or_create(
+        rewriter,
+        root,
+        OpKind::Reshape,
+        t,
+        type_like(&column, x_type),
+    );
+    let v = reuse_or_create(
+        rewriter,
+        root,
+        OpKind::Broadcast,
+        v,
+        type_like(&both, x_type),
+    );
+    reuse_or_create(rewriter, root, OpKind::Reshape, v, type_like(&full, x_type))
 }
 
 /// Rewrite: `RopeScatter(cat, root, pattern) -> Value`: the repeated tables (cast to x's dtype),
@@ -328,13 +340,13 @@ pub(super) fn rope_scatter(
     unsafe { mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0) };
     let x = match m.x {
         Some(x) => x,
-        None => create_via_rewriter(rewriter, root, "dit.reshape", &[m.pairs], out_type, &[]),
+        None => create_via_rewriter(rewriter, root, OpKind::Reshape, &[m.pairs], out_type, &[]),
     };
     let context = root.context_raw();
     let rope = create_via_rewriter(
         rewriter,
         root,
-        "dit.rope",
+        OpKind::Rope,
         &[x, cos, sin],
         out_type,
         &[("mode", Attr::string(context, Mode::Interleave.name()))],
