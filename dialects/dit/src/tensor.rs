@@ -25,7 +25,7 @@ pub use dit_ops::DType;
 /// The element type of a dit value: one of DIALECT.md's types (a [`DType`], the one
 /// element-type enum the runtime shares) or `Other` for anything else (reported by the
 /// verifier, carried by the ops that take any type).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub enum Elem {
     /// A DIALECT.md element type.
     Known(DType),
@@ -124,6 +124,17 @@ impl Elem {
     /// Whether the type is one DIALECT.md allows on dit values (i1 is allowed for masks).
     pub fn is_dialect_type(&self) -> bool {
         !matches!(self, Elem::Other(_))
+    }
+}
+
+/// `I8` for a known type (the DType's name, as messages and reports print it), `Other("...")`
+/// for another.
+impl fmt::Debug for Elem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Elem::Known(d) => fmt::Debug::fmt(d, f),
+            Elem::Other(s) => f.debug_tuple("Other").field(s).finish(),
+        }
     }
 }
 
