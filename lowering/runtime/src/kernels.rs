@@ -2789,6 +2789,16 @@ impl TempShape {
 mod tests {
     use super::*;
 
+    /// The slot names of every entry are the op's operand slots in the ODS op table, in order
+    /// (the table repeats them for messages; the op definition is the one source).
+    #[test]
+    fn entry_slots_are_the_op_tables() {
+        for k in KERNELS {
+            let ods: Vec<&str> = k.op.spec().operands.iter().map(|(n, _)| *n).collect();
+            assert_eq!(k.slots, ods.as_slice(), "{}", k.op);
+        }
+    }
+
     #[test]
     fn causal_attention_is_sparse_mode_2_with_the_documented_mask() {
         // The leftUpCausal matrix: 1 (masked out) strictly above the diagonal, 0 on and below
