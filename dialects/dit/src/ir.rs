@@ -251,29 +251,33 @@ impl Op {
         unsafe { str_of(mlirIdentifierStr(mlirOperationGetName(self.0))) }
     }
 
+    /// Calls `f` with the bytes of the op's full name, without allocating (this is on the hot
+    /// path of every walk).
+    fn with_name<R>(self, f: impl FnOnce(&[u8]) -> R) -> R {
+        // SAFETY: the op is alive; its name identifier is owned by the context, which outlives
+        // this call, and the slice does not escape `f`.
+        let bytes = unsafe {
+            let s = mlirIdentifierStr(mlirOperationGetName(self.0));
+            std::slice::from_raw_parts(s.data as *const u8, s.length)
+        };
+        f(bytes)
+    }
+
     /// Whether the op is `dit.<short>`.
     pub fn is(self, full_name: &str) -> bool {
-        // Compare without allocating: this is on the hot path of every walk.
-        // SAFETY: as above.
-        unsafe {
-            let s = mlirIdentifierStr(mlirOperationGetName(self.0));
-            std::slice::from_raw_parts(s.data as *const u8, s.length) == full_name.as_bytes()
-        }
+        self.with_name(|name| name == full_name.as_bytes())
     }
 
     /// The dit op this is, `None` for an op of another dialect: what passes dispatch on.
     pub fn kind(self) -> Option<crate::ops::OpKind> {
-        // SAFETY: as above; the bytes are the identifier's, valid while the context lives.
-        unsafe {
-            let s = mlirIdentifierStr(mlirOperationGetName(self.0));
-            let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
-            // Every dit name is `dit.<mnemonic>`: other dialects' ops are turned away by prefix
-            // without a table search.
-            if !bytes.starts_with(dit_ops::DIALECT_PREFIX.as_bytes()) {
+        self.with_name(|name| {
+            // Every dit name is `dit.<mnemonic>`: other dialects' ops are turned away by
+            // prefix without a table search.
+            if !name.starts_with(dit_ops::DIALECT_PREFIX.as_bytes()) {
                 return None;
             }
-            crate::ops::OpKind::from_name(std::str::from_utf8(bytes).ok()?)
-        }
+            crate::ops::OpKind::from_name(std::str::from_utf8(name).ok()?)
+        })
     }
 
     /// Whether the op is `kind`.
