@@ -46,7 +46,11 @@ pub fn role(arg: Val) -> Role {
             return Role::GroupList { rows, cumsum };
         }
     }
-    if arg.tensor().is_some_and(|t| t.elem.to_string() == "i8") && feeds_bitcast(arg, 0) {
+    if arg
+        .tensor()
+        .is_some_and(|t| t.elem == dit_dialect::tensor::Elem::I8)
+        && feeds_bitcast(arg, 0)
+    {
         return Role::FloatBits;
     }
     Role::Free
