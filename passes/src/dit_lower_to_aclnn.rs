@@ -315,6 +315,9 @@ struct FunctionLowering<'g> {
     nz_release: HashMap<usize, Vec<String>>,
     /// The target's chip: which kernel-table entry each op lowers to.
     chip: &'static str,
+    /// ` loc(...)` of the op being lowered (the function's before the first op): every line
+    /// carries it, so the lowered module keeps each source op's location.
+    loc: String,
 }
 
 impl FunctionLowering<'_> {
@@ -326,7 +329,13 @@ impl FunctionLowering<'_> {
     fn line(&mut self, s: impl AsRef<str>) {
         self.body.push_str("    ");
         self.body.push_str(s.as_ref());
+        self.body.push_str(&self.loc);
         self.body.push('\n');
+    }
+
+    /// Lines from now on carry `op`'s location.
+    fn at(&mut self, op: Op) {
+        self.loc = format!(" {}", op.location());
     }
 
     fn i32(&mut self, value: i64) -> String {
@@ -620,6 +629,7 @@ impl<'g> FunctionLowering<'g> {
             nz: HashMap::new(),
             nz_release: HashMap::new(),
             chip,
+            loc: String::new(),
         }
     }
 
@@ -635,6 +645,9 @@ impl<'g> FunctionLowering<'g> {
         nz_values: &[Val],
         phase: Phase,
     ) -> Result<(), Failure> {
+        if let Some(function) = ops.first().and_then(|o| o.parent()) {
+            self.at(function);
+        }
         // Position of each value's last use among `ops` (ops inside dit.fused regions use
         // region arguments, so the block's own ops are all that matter). A per-call use in an
         // NZ slot reads the NZ copy instead, and is a use of that copy.
@@ -702,6 +715,7 @@ impl<'g> FunctionLowering<'g> {
             }
         }
         for (i, op) in ops.iter().enumerate() {
+            self.at(*op);
             let _ = writeln!(self.body, "    // {}", op.name());
             if op.is("func.return") {
                 copy_out_results(self, *op)?;
