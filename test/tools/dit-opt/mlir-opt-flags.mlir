@@ -12,6 +12,7 @@
 // RUN: dit-opt %s --emit-bytecode -o %t.mlirbc
 // RUN: dit-opt %t.mlirbc --dit-cse --mlir-print-debuginfo | FileCheck %s --check-prefix=BYTECODE
 // RUN: not dit-opt %s --emit-bytecode --emit=llvm 2>&1 | FileCheck %s --check-prefix=BCEMIT
+// RUN: not dit-opt %s --emit-bytecode --split-input-file 2>&1 | FileCheck %s --check-prefix=BCSPLIT
 // RUN: dit-opt %s --mlir-elide-elementsattrs-if-larger=2 | FileCheck %s --check-prefix=ELIDE
 // Pipelines go through MLIR's own parser: nested anchors, upstream passes, options, named
 // pipelines.
@@ -48,6 +49,7 @@
 // NAMED: dit-fold-transpose-quant-matmul,
 // NAMED: dit-auto-fuse
 // ANCHOR: <pass-pipeline>:1:1: error: Can't add pass 'dit-quantize' restricted to 'builtin.module' on a PassManager intended to run on 'func.func'
+// BCSPLIT: <command line>: error: --emit-bytecode writes one module: it cannot be combined with --split-input-file
 // ELIDE: dense_resource<__elided__>
 // ELIDE-NOT: dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]>
 

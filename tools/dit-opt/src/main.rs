@@ -188,6 +188,11 @@ fn run(options: &cli::Options) -> ExitCode {
             options.emit
         ));
     }
+    if options.emit_bytecode && options.split_input_file {
+        return fail(
+            "<command line>: error: --emit-bytecode writes one module: it cannot be combined with --split-input-file",
+        );
+    }
     if options.emit != "mlir" && options.split_input_file {
         return fail(format!(
             "<command line>: error: --emit={} writes one module: it cannot be combined with --split-input-file",
@@ -222,6 +227,12 @@ fn run(options: &cli::Options) -> ExitCode {
     }
     // MLIR bytecode (from --emit-bytecode) is read back into text with its locations first.
     let bytes = if bytes.starts_with(dit_dialect::context::BYTECODE_MAGIC) {
+        // The reader's errors name the input file.
+        sink.set_buffer(dit_dialect::SourceBuffer {
+            display_name: display_name.clone(),
+            line_offset: 0,
+            text: std::rc::Rc::from(""),
+        });
         match dit_dialect::context::bytecode_to_text(&context, &bytes) {
             Some(text) => text.into_bytes(),
             None => {
