@@ -113,19 +113,8 @@ fn rms_norm_fits(args: Args, state: &NativeState) -> bool {
     }
     let x = without_cast(xf);
     let check = (|| {
-        let (xt, gt) = (
-            x.tensor().ok_or("x is not a ranked tensor")?,
-            gamma.tensor().ok_or("gamma is not a ranked tensor")?,
-        );
-        if !xt.elem.is_float() {
-            return Err(format!("x element type {} is not f32/f16/bf16", xt.elem));
-        }
-        if !x.same_type(out) {
-            return Err(
-                "the normalised result's type differs from x's (a cast the kernel would not do)"
-                    .to_string(),
-            );
-        }
+        let xt = normalised_input(x, out)?;
+        let gt = gamma.tensor().ok_or("gamma is not a ranked tensor")?;
         let d = xt.dim_from_back(0);
         if gt.rank() != 1 || !dims_compatible(gt.shape[0], d) {
             return Err(format!(
@@ -193,3 +182,23 @@ pub const REWRITES: &[(&str, RewriteFn)] = &[
     ("EpsilonOf", epsilon_of),
     ("OnesOverLastDim", no_gamma::ones_over_last_dim),
 ];
+
+/// What aclnnRmsNorm needs of `x` for `out` = the normalised x: a float ranked tensor, with
+/// the result in x's own type (the kernel does no cast). Shared by the weighted and the
+/// weightless raisings.
+pub(super) fn normalised_input(
+    x: Val,
+    out: Val,
+) -> Result<dit_dialect::tensor::TensorInfo, String> {
+    let xt = x.tensor().ok_or("x is not a ranked tensor")?;
+    if !xt.elem.is_float() {
+        return Err(format!("x element type {} is not f32/f16/bf16", xt.elem));
+    }
+    if !x.same_type(out) {
+        return Err(
+            "the normalised result's type differs from x's (a cast the kernel would not do)"
+                .to_string(),
+        );
+    }
+    Ok(xt)
+}

@@ -57,16 +57,7 @@ pub(super) fn rms_norm_no_gamma_fits(args: Args, state: &NativeState) -> bool {
     }
     let x = without_cast(xf);
     let check = (|| {
-        let xt = x.tensor().ok_or("x is not a ranked tensor")?;
-        if !xt.elem.is_float() {
-            return Err(format!("x element type {} is not f32/f16/bf16", xt.elem));
-        }
-        if !x.same_type(out) {
-            return Err(
-                "the normalised result's type differs from x's (a cast the kernel would not do)"
-                    .to_string(),
-            );
-        }
+        let xt = super::normalised_input(x, out)?;
         let d = xt
             .dim_from_back(0)
             .ok_or("the last dim is dynamic: no weight of ones can be built for it")?;
