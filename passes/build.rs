@@ -8,13 +8,17 @@ use std::{env, fs, path::PathBuf, process::Command};
 #[path = "src/pdl_commute.rs"]
 mod pdl_commute;
 
+#[path = "../dialects/dit/build_llvm.rs"]
+mod build_llvm;
+
 fn main() {
-    let prefix = env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
+    let prefix = build_llvm::prefix();
     let pdll = PathBuf::from(&prefix).join("bin/mlir-pdll");
     let out =
         PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("patterns.pdl.mlir");
     println!("cargo:rerun-if-changed=patterns");
     println!("cargo:rerun-if-changed=src/pdl_commute.rs");
+    println!("cargo:rerun-if-changed=../dialects/dit/build_llvm.rs");
     println!("cargo:rerun-if-changed=lib/PassRegistration.cpp");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
     compile_pass_registration(&prefix);
@@ -38,13 +42,7 @@ fn main() {
 /// Compiles the mlir::Pass wrapper of the Rust passes against the headers of the LLVM/MLIR 22
 /// install that mlir-sys links (dit-opt) and that libMLIR.so comes from (the plugin).
 fn compile_pass_registration(prefix: &str) {
-    let include = Command::new(PathBuf::from(prefix).join("bin/llvm-config"))
-        .arg("--includedir")
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| format!("{prefix}/include"));
+    let include = build_llvm::include_dir(prefix);
     cc::Build::new()
         .cpp(true)
         .file("lib/PassRegistration.cpp")

@@ -6,6 +6,9 @@
 #[path = "build_op_table.rs"]
 mod op_table;
 
+#[path = "build_llvm.rs"]
+mod build_llvm;
+
 use std::{
     env,
     path::{Path, PathBuf},
@@ -29,15 +32,9 @@ const GENERATED: &[(&[&str], &str)] = &[
 ];
 
 fn main() {
-    let prefix = env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
+    let prefix = build_llvm::prefix();
     let bin = PathBuf::from(&prefix).join("bin");
-    let mlir_include = Command::new(bin.join("llvm-config"))
-        .arg("--includedir")
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| format!("{prefix}/include"));
+    let mlir_include = build_llvm::include_dir(&prefix);
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let generated = out.join("dit");
     std::fs::create_dir_all(&generated).expect("create OUT_DIR/dit");
@@ -49,6 +46,7 @@ fn main() {
         "include/dit-c/Dialects.h",
         "lib/DitDialect.cpp",
         "lib/CAPI/Dialects.cpp",
+        "build_llvm.rs",
     ] {
         println!("cargo:rerun-if-changed={path}");
     }
