@@ -3,7 +3,7 @@
 
 For each block of test/models/imported/ this runs `dit-opt --dit-convert-torch-to-dit --fuse-all
 --fusion-report=json --mlir-print-op-generic --mlir-print-debuginfo` and walks the fused IR with
-the cost model's own rules (passes/src/cost.rs): a kernel is every top-level dit op that is not a
+the cost model's own rules (passes/src/analysis/cost.rs): a kernel is every top-level dit op that is not a
 view (reshape, bitcast, broadcast, a split/slice whose outer dims are 1) and not a load-time
 pre-pack (a layout op of function arguments read only as weights or rope tables); a dit.fused
 region is one kernel. Each kernel's DDR bytes are its operands read plus its results written.

@@ -5,7 +5,7 @@
 
 use std::{env, fs, path::PathBuf, process::Command};
 
-#[path = "src/pdl_commute.rs"]
+#[path = "src/patterns/pdl_commute.rs"]
 mod pdl_commute;
 
 #[path = "../dialects/dit/build_llvm.rs"]
@@ -17,7 +17,7 @@ fn main() {
     let out =
         PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("patterns.pdl.mlir");
     println!("cargo:rerun-if-changed=patterns");
-    println!("cargo:rerun-if-changed=src/pdl_commute.rs");
+    println!("cargo:rerun-if-changed=src/patterns/pdl_commute.rs");
     println!("cargo:rerun-if-changed=../dialects/dit/build_llvm.rs");
     println!("cargo:rerun-if-changed=lib/PassRegistration.cpp");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");

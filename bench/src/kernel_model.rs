@@ -1,5 +1,5 @@
 //! The `kernel_model` benchmark's engine: estimated time per block before and after fusion,
-//! from the performance model of dit_passes::perf_model, with every generated kernel costed by
+//! from the performance model of dit_passes::analysis::perf_model, with every generated kernel costed by
 //! the tiling the Ascend C generator (dit-ascendc) actually gives it. It is a model, the figure
 //! of merit until an NPU is at hand, not a measurement.
 //!
@@ -13,7 +13,7 @@ use dit_ascendc::{
     Kernel, TargetSpec,
 };
 use dit_dialect::{ir::Op, target::Target};
-use dit_passes::perf_model::{self, Bound, Estimate, Phase, Rates, Totals, Work};
+use dit_passes::analysis::perf_model::{self, Bound, Estimate, Phase, Rates, Totals, Work};
 use std::{path::Path, process::Command};
 
 /// One block the benchmark models: a graph of test/models/imported (diffusers through
@@ -276,7 +276,7 @@ pub fn model_module(root: Op, target: &Target) -> ModuleModel {
             out.library.push((launch.name, e));
             continue;
         }
-        let kernel = dit_passes::dit_lower_to_aclnn::fused_body(launch.op)
+        let kernel = dit_passes::conversion::dit_lower_to_aclnn::fused_body(launch.op)
             .map_err(|(_, m)| m)
             .and_then(|body| dit_ascendc::generate_from_body(&launch.name, body, &spec))
             .and_then(|k| {

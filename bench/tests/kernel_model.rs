@@ -4,7 +4,7 @@
 use dit_ascendc::TargetSpec;
 use dit_bench::kernel_model::{self, generated_work, BLOCKS};
 use dit_dialect::target::Target;
-use dit_passes::perf_model::{estimate, Bound, Rates};
+use dit_passes::analysis::perf_model::{estimate, Bound, Rates};
 use std::path::{Path, PathBuf};
 
 fn a2() -> &'static Target {

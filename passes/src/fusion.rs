@@ -264,8 +264,11 @@ impl FusionSwitches {
             let value = option_value(item).map_err(|e| located(format!("'{option}' {e}")))?;
             // The pass's own parser judges the value, so that the file and a pipeline option
             // accept and reject the same values.
-            crate::dit_auto_fuse::AutoFuse::from_options(&[(name.to_string(), value.clone())])
-                .map_err(|e| located(format!("'{option}': {e}")))?;
+            crate::transforms::dit_auto_fuse::AutoFuse::from_options(&[(
+                name.to_string(),
+                value.clone(),
+            )])
+            .map_err(|e| located(format!("'{option}': {e}")))?;
             next.auto_fuse.retain(|(n, _)| n != name);
             next.auto_fuse.push((name.to_string(), value));
             Ok::<(), String>(())

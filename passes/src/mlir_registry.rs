@@ -27,9 +27,9 @@
 //! when none is (mlir-opt).
 
 use crate::{
+    analysis::report::FusionReport,
     pipeline::panic_text,
     registry::{PassContext, PassFailed, PASSES, PIPELINES},
-    report::FusionReport,
 };
 use dit_dialect::{
     diagnostics::emit_error,

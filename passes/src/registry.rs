@@ -1,7 +1,7 @@
 //! The pass registry: one table from which dit-opt's flags, `--help`, `--list-passes` and
 //! docs/Passes.md are generated. Adding a pass means adding one entry here.
 
-use crate::{fusion::FusionSwitches, report::FusionReport};
+use crate::{analysis::report::FusionReport, fusion::FusionSwitches};
 use dit_dialect::{ir::Op, Target};
 
 /// What every pass run gets besides the module.
@@ -74,7 +74,7 @@ and after every other pass.",
         options: no_options,
         verify_after: false,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_verify::Verify)),
+        create: |_| Ok(Box::new(crate::transforms::dit_verify::Verify)),
     },
     PassInfo {
         flag: "dit-dce",
@@ -119,21 +119,21 @@ ops and erases dead ones (as cse and remove-dead-values would), repeating until 
         options: no_options,
         verify_after: true,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_canonicalize::Canonicalize::default())),
+        create: |_| Ok(Box::new(crate::transforms::dit_canonicalize::Canonicalize::default())),
     },
     PassInfo {
         flag: "dit-fuse-patterns",
         summary: "Apply the PDL fusion patterns whose switches are on",
         description: "Runs the patterns of passes/patterns/*.pdll (compiled to PDL at build time by \
 mlir-pdll) through MLIR's PDL interpreter and greedy rewrite driver, with native constraints and \
-rewrites written in Rust (passes/src/native.rs). Each pattern belongs to one fusion switch (seed \
+rewrites written in Rust (passes/src/patterns/native.rs). Each pattern belongs to one fusion switch (seed \
 000 §3.7 plus the baseline raisings); the switches come from --fuse / --no-fuse / \
 --fusion-config and can be overridden per run as pass options. Every rewrite, and every skip \
 with its reason, goes to the fusion report.",
-        options: crate::dit_fuse_patterns::options,
+        options: crate::patterns::dit_fuse_patterns::options,
         verify_after: true,
         upstream: None,
-        create: |options| Ok(Box::new(crate::dit_fuse_patterns::FusePatterns::from_options(options)?)),
+        create: |options| Ok(Box::new(crate::patterns::dit_fuse_patterns::FusePatterns::from_options(options)?)),
     },
     PassInfo {
         flag: "dit-auto-fuse",
@@ -164,10 +164,10 @@ end in its user's kernel, and a kernel's outputs are distinct values. \
 Level 1 ends chains at branches, merges no siblings and uses half the UB. The options may also \
 come from `--fusion-config` (an `[auto_fuse]` table: aggressive_level, min_benefit, blacklist, \
 exclude_ops); an option the pipeline sets wins over the file.",
-        options: crate::dit_auto_fuse::options,
+        options: crate::transforms::dit_auto_fuse::options,
         verify_after: true,
         upstream: None,
-        create: |options| Ok(Box::new(crate::dit_auto_fuse::AutoFuse::from_options(options)?)),
+        create: |options| Ok(Box::new(crate::transforms::dit_auto_fuse::AutoFuse::from_options(options)?)),
     },
     PassInfo {
         flag: "dit-sink-transpose",
@@ -183,7 +183,7 @@ the fusion report.",
         options: no_options,
         verify_after: true,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_sink_transpose::SinkTranspose)),
+        create: |_| Ok(Box::new(crate::transforms::dit_sink_transpose::SinkTranspose)),
     },
     PassInfo {
         flag: "dit-fold-transpose-quant-matmul",
@@ -203,7 +203,7 @@ Every fold and refusal goes to the fusion report.",
         options: no_options,
         verify_after: true,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_fold_transpose_quant_matmul::FoldTransposeQuantMatmul)),
+        create: |_| Ok(Box::new(crate::transforms::dit_fold_transpose_quant_matmul::FoldTransposeQuantMatmul)),
     },
     PassInfo {
         flag: "dit-fold-transpose-quant-matmul-limit",
@@ -215,7 +215,7 @@ FRACTAL_NZ). On a target with the bf16 L1->BT move it does nothing.",
         options: no_options,
         verify_after: true,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_fold_transpose_quant_matmul_limit::FoldTransposeQuantMatmulLimit)),
+        create: |_| Ok(Box::new(crate::transforms::dit_fold_transpose_quant_matmul_limit::FoldTransposeQuantMatmulLimit)),
     },
     PassInfo {
         flag: "dit-quantize",
@@ -232,10 +232,10 @@ them). Run dit-fuse-patterns afterwards for the P0 fusion into dit.quant_matmul_
 the reason in the fusion report: f32 linears, linears outside a func.func body, weights that are no \
 func argument, funcs called inside the module, a bias whose type differs from the output type, and \
 x with more than one dynamic dim when it must be flattened.",
-        options: crate::dit_quantize::options,
+        options: crate::transforms::dit_quantize::options,
         verify_after: true,
         upstream: None,
-        create: |options| Ok(Box::new(crate::dit_quantize::Quantize::from_options(options)?)),
+        create: |options| Ok(Box::new(crate::transforms::dit_quantize::Quantize::from_options(options)?)),
     },
     PassInfo {
         flag: "dit-sink-split",
@@ -255,7 +255,7 @@ the fusion report.",
         options: no_options,
         verify_after: true,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_sink_split::SinkSplit)),
+        create: |_| Ok(Box::new(crate::transforms::dit_sink_split::SinkSplit)),
     },
     PassInfo {
         flag: "dit-lower-to-aclnn",
@@ -277,7 +277,7 @@ mlirTranslateModuleToLLVMIR and LLVM (inkwell).",
         options: no_options,
         verify_after: false,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_lower_to_aclnn::LowerToAclnn)),
+        create: |_| Ok(Box::new(crate::conversion::dit_lower_to_aclnn::LowerToAclnn)),
     },
     PassInfo {
         flag: "dit-lower-fused-to-linalg",
@@ -302,7 +302,7 @@ another op or a dynamic dim is a located error naming the op (every such group i
         options: no_options,
         verify_after: false,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_lower_fused_to_linalg::LowerFusedToLinalg)),
+        create: |_| Ok(Box::new(crate::conversion::dit_lower_fused_to_linalg::LowerFusedToLinalg)),
     },
     PassInfo {
         flag: "dit-outline-fused",
@@ -317,7 +317,7 @@ uses a value defined outside its group, are located errors.",
         options: no_options,
         verify_after: true,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_outline_fused::OutlineFused)),
+        create: |_| Ok(Box::new(crate::transforms::dit_outline_fused::OutlineFused)),
     },
     PassInfo {
         flag: "dit-merge-horizontal",
@@ -336,11 +336,11 @@ arguments and go to the start of the entry block (emitted once per argument list
 load-time pre-pack can fold them; the merged op goes right before the group's first projection. \
 Linears whose weight or bias is no function argument are skipped, with the reason in the fusion \
 report.",
-        options: crate::dit_merge_horizontal::options,
+        options: crate::transforms::dit_merge_horizontal::options,
         verify_after: true,
         upstream: None,
         create: |options| {
-            Ok(Box::new(crate::dit_merge_horizontal::MergeHorizontal::from_options(options)?))
+            Ok(Box::new(crate::transforms::dit_merge_horizontal::MergeHorizontal::from_options(options)?))
         },
     },
     PassInfo {
@@ -390,7 +390,7 @@ the imported graph.",
         options: no_options,
         verify_after: true,
         upstream: None,
-        create: |_| Ok(Box::new(crate::dit_convert_torch_to_dit::ConvertTorchToDit)),
+        create: |_| Ok(Box::new(crate::conversion::dit_convert_torch_to_dit::ConvertTorchToDit)),
     },
 ];
 
@@ -498,14 +498,24 @@ mod tests {
     }
 
     #[test]
-    fn every_pass_has_a_lit_test_and_a_source_file() {
+    fn every_pass_has_a_source_file_and_a_lit_test_in_its_stage() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        // passes/src/<stage>/ mirrors test/<Stage>/: a pass's lit test sits in its stage's folder.
+        const STAGES: [(&str, &str); 3] = [
+            ("transforms", "Transforms"),
+            ("patterns", "Patterns"),
+            ("conversion", "Conversion"),
+        ];
         for p in PASSES {
-            let test = root.join(format!("test/Transforms/{}.mlir", p.flag));
-            assert!(test.exists(), "missing {}", test.display());
             let file = p.flag.replace('-', "_");
-            let src = root.join(format!("passes/src/{file}.rs"));
-            assert!(src.exists(), "missing {}", src.display());
+            let stage = STAGES
+                .iter()
+                .find(|(dir, _)| root.join(format!("passes/src/{dir}/{file}.rs")).exists());
+            let Some((_, tests)) = stage else {
+                panic!("no passes/src/<stage>/{file}.rs for {}", p.flag);
+            };
+            let test = root.join(format!("test/{tests}/{}.mlir", p.flag));
+            assert!(test.exists(), "missing {}", test.display());
         }
     }
 }

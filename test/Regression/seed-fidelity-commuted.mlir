@@ -2,7 +2,7 @@
 // cast chain written with silu as sigmoid(g)·g, and AdaLayerNorm written as
 // (1 + scale)·norm + shift as FLUX.2's blocks write it, fused only in the order the patterns
 // were written in. Every pattern now also matches its commuted forms (the build repeats each
-// pattern per operand order, passes/src/pdl_commute.rs; tools/dit-opt/tests/commuted.rs checks
+// pattern per operand order, passes/src/patterns/pdl_commute.rs; tools/dit-opt/tests/commuted.rs checks
 // every positive fusion test with its add/mul operands swapped). A few more of the forms that
 // were missed: the RMSNorm's rsqrt·x, y + x·c for muls_add, and the rope's rotate(x)·sin first.
 //

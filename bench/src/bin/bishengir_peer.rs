@@ -211,7 +211,7 @@ fn dit_tiling(op: Op, spec: &dit_ascendc::TargetSpec) -> Result<DitTiling, Strin
         .attr("kernel")
         .and_then(|a| a.as_str())
         .unwrap_or_default();
-    let body = dit_passes::dit_lower_to_aclnn::fused_body(op).map_err(|(_, m)| m)?;
+    let body = dit_passes::conversion::dit_lower_to_aclnn::fused_body(op).map_err(|(_, m)| m)?;
     let kernel = dit_ascendc::generate_from_body(&name, body, spec)?;
     let tiling = kernel
         .tiling(spec.ub_bytes, spec.core_num)
@@ -634,7 +634,7 @@ fn groups_and_loose_vector_ops(module: &Module) -> (Vec<Op>, usize) {
     Op(module.as_operation().to_raw()).walk(&mut |op| {
         if op.is("dit.fused") {
             groups.push(op);
-        } else if dit_passes::dit_auto_fuse::is_vector_op(op)
+        } else if dit_passes::transforms::dit_auto_fuse::is_vector_op(op)
             && !op.parent().is_some_and(|p| p.is("dit.fused"))
         {
             loose += 1;
@@ -662,7 +662,7 @@ fn per_function_counts(module: &Module) -> Vec<(String, usize, usize)> {
             f.walk(&mut |op| {
                 if op.is("dit.fused") {
                     groups += 1;
-                } else if dit_passes::dit_auto_fuse::is_vector_op(op)
+                } else if dit_passes::transforms::dit_auto_fuse::is_vector_op(op)
                     && !op.parent().is_some_and(|p| p.is("dit.fused"))
                 {
                     loose += 1;
@@ -688,7 +688,7 @@ fn op_key(op: Op) -> String {
 fn vector_locations(op: Op) -> Vec<String> {
     let mut locs = Vec::new();
     op.walk(&mut |o| {
-        if dit_passes::dit_auto_fuse::is_vector_op(o) {
+        if dit_passes::transforms::dit_auto_fuse::is_vector_op(o) {
             locs.push(op_key(o));
         }
     });
@@ -727,7 +727,7 @@ fn kernels_per_region(lifted: &[Op], normal: &Module) -> HashMap<String, (usize,
         counts.entry(r.to_string()).or_default().0 += 1;
     }
     Op(normal.as_operation().to_raw()).walk(&mut |op| {
-        if dit_passes::dit_auto_fuse::is_vector_op(op)
+        if dit_passes::transforms::dit_auto_fuse::is_vector_op(op)
             && !op.parent().is_some_and(|p| p.is("dit.fused"))
         {
             let r = home(&[op_key(op)]).unwrap_or_default();
@@ -1017,7 +1017,9 @@ fn run(root: &Path, tools: &Tools, keep: Option<PathBuf>) -> Result<(), String> 
                     .and_then(|a| a.as_str())
                     .unwrap_or_default();
                 let mut n = 0;
-                g.walk(&mut |op| n += usize::from(dit_passes::dit_auto_fuse::is_vector_op(op)));
+                g.walk(&mut |op| {
+                    n += usize::from(dit_passes::transforms::dit_auto_fuse::is_vector_op(op))
+                });
                 (name, n)
             })
             .collect();

@@ -1,6 +1,6 @@
 //! `kernel_model`: estimated µs per block before -> after fusion for the DiT blocks of issue 17,
 //! and each generated kernel's ratio to its DDR roofline, from the performance model
-//! (dit_passes::perf_model; generated kernels through dit-ascendc's tiling). A MODEL, the figure
+//! (dit_passes::analysis::perf_model; generated kernels through dit-ascendc's tiling). A MODEL, the figure
 //! of merit until an NPU is at hand: no kernel runs.
 //!
 //!     cargo run --release -p dit-bench --bin kernel_model [-- --target NAME|FILE.toml]

@@ -49,7 +49,7 @@ pub struct Target {
     /// AIV (asc-devkit asc_get_sub_block_num.md: KERNEL_TYPE_MIX_AIC_1_2).
     pub cube_cores: u64,
     /// Off-chip (HBM, "DDR" in the cost model) bandwidth of one device, bytes per second: what
-    /// the performance model (dit_passes::perf_model) divides a kernel's DDR bytes by.
+    /// the performance model (dit_passes::analysis::perf_model) divides a kernel's DDR bytes by.
     pub hbm_bytes_per_s: u64,
     /// AI Core clock in Hz, for the per-cycle throughputs below.
     pub core_hz: u64,

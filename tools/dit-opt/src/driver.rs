@@ -8,7 +8,7 @@ use dit_dialect::{
     verifier, Target,
 };
 use dit_passes::{
-    cost::{measure_functions, measure_with, ShapeHints},
+    analysis::cost::{measure_functions, measure_with, ShapeHints},
     FusionReport, PassContext, Pipeline, PipelineOptions, PipelineStep, ReportSummary,
 };
 use melior::{
@@ -134,7 +134,7 @@ impl Session<'_> {
         if let (Some(format), Some((cost_before, functions_before))) =
             (&self.options.fusion_report, &before)
         {
-            let locate = |point: &dit_passes::report::RawPoint| match point {
+            let locate = |point: &dit_passes::analysis::report::RawPoint| match point {
                 Some((file, line, column)) => {
                     let p = self.sink.map_point(file.clone(), *line, *column);
                     format!("{}:{}:{}", p.file, p.line, p.column)
@@ -271,7 +271,7 @@ impl Session<'_> {
     /// a directory missing some kernels would be mistaken for the whole model.
     fn emit_linalg(&self, module: &mut Module) -> Option<Vec<u8>> {
         use dit_dialect::diagnostics::emit_error;
-        use dit_passes::dit_lower_fused_to_linalg as lower;
+        use dit_passes::conversion::dit_lower_fused_to_linalg as lower;
         let location = module.as_operation().location();
         let Some(dir) = self.options.output.as_deref().filter(|o| *o != "-") else {
             emit_error(
@@ -345,9 +345,10 @@ impl Session<'_> {
                 .attr("kernel")
                 .and_then(|a| a.as_str())
                 .unwrap_or_default();
-            let kernel = dit_passes::dit_lower_to_aclnn::fused_body(op).and_then(|body| {
-                dit_ascendc::generate_from_body(&name, body, &spec).map_err(|m| (op, m))
-            });
+            let kernel =
+                dit_passes::conversion::dit_lower_to_aclnn::fused_body(op).and_then(|body| {
+                    dit_ascendc::generate_from_body(&name, body, &spec).map_err(|m| (op, m))
+                });
             match kernel {
                 Ok(k) => kernels.push(k),
                 Err((at, message)) => {

@@ -199,7 +199,7 @@ fn run(options: &cli::Options) -> ExitCode {
             options.emit
         ));
     }
-    let mut shape_hints = dit_passes::cost::ShapeHints::default();
+    let mut shape_hints = dit_passes::analysis::cost::ShapeHints::default();
     for hint in &options.shape_hints {
         if let Err(e) = shape_hints.add(hint) {
             return fail(format!("<command line>: error: --shape-hint: {e}"));

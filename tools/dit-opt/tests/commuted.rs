@@ -16,11 +16,7 @@ use std::{
 };
 
 /// The fusion tests: directories (every .mlir in them) and files.
-const SOURCES: [&str; 3] = [
-    "test/Transforms/fuse",
-    "test/Transforms/dit-fuse-patterns.mlir",
-    "test/Regression",
-];
+const SOURCES: [&str; 2] = ["test/Patterns", "test/Regression"];
 const SPLIT: &str = "// -----";
 /// Fewer variants than this means the generator stopped finding the tests' ops.
 const MIN_VARIANTS: usize = 150;

@@ -462,7 +462,7 @@ fn render(models: &[Model]) -> String {
     // The cost model: DDR traffic against the lower bound.
     md.push_str("\n## DDR traffic\n\n");
     md.push_str(
-        "From the cost model (passes/src/cost.rs): every kernel reads its operands and writes its \
+        "From the cost model (passes/src/analysis/cost.rs): every kernel reads its operands and writes its \
          results through DDR; views cost nothing; the lower bound reads every function argument \
          (inputs and weights) once and writes every result once; dynamic dims count as 1.\n\n",
     );

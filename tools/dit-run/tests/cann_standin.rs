@@ -177,7 +177,7 @@ fn nz_weight_is_pre_packed_once_and_runs_on_the_standin() {
     let bin = build_tools(&["dit-opt"]);
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
-    let text = std::fs::read_to_string(root().join("test/Transforms/fuse/moe.mlir")).expect("moe");
+    let text = std::fs::read_to_string(root().join("test/Patterns/moe.mlir")).expect("moe");
     let unfused = d.join("gmm.mlir");
     let chunk = text
         .split("\n// -----\n")

@@ -74,7 +74,7 @@ pub fn fused_groups(text: &str, pipeline: &str, split: bool) -> Vec<String> {
             }
         });
         for op in fused {
-            let body = dit_passes::dit_lower_to_aclnn::fused_body(op)
+            let body = dit_passes::conversion::dit_lower_to_aclnn::fused_body(op)
                 .unwrap_or_else(|(_, m)| panic!("fused body: {m}"));
             let kernel = op
                 .attr("kernel")

@@ -8,7 +8,7 @@
 //! becoming `func.return`, and parsed back into the module's context: the function is exactly
 //! the region, verified by MLIR before anything is replaced.
 
-use crate::dit_lower_fused_to_linalg::parse_in_context;
+use crate::conversion::dit_lower_fused_to_linalg::parse_in_context;
 use crate::registry::{DitPass, PassContext, PassFailed};
 use dit_dialect::diagnostics::emit_error;
 use dit_dialect::ir::{Op, PrintOptions};
@@ -85,7 +85,7 @@ impl DitPass for OutlineFused {
 
 /// The kernel name and the generic-form `func.func` text of one group.
 fn outline(op: Op, index: usize) -> Result<(String, String), String> {
-    let name = crate::dit_lower_fused_to_linalg::kernel_name(op, index);
+    let name = crate::conversion::dit_lower_fused_to_linalg::kernel_name(op, index);
     let block = op
         .region_blocks(0)
         .into_iter()

@@ -2,7 +2,7 @@
 //! patterns/*.pdll), one module per pattern topic. Each is an `extern "C"` callback of MLIR's PDL interpreter; the
 //! interpreter's user data is the [`NativeState`] of the running pass.
 
-use crate::report::FusionReport;
+use crate::analysis::report::FusionReport;
 use dit_dialect::ops::OpKind;
 use dit_dialect::{
     ir::{Attr, Op, Val},

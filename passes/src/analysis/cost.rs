@@ -8,7 +8,7 @@
 //! op by the same function, so the report's kernel count is the per-call entry's launch count
 //! (tools/dit-opt/tests/launches.rs checks this on every bundled model).
 
-use crate::report::RawPoint;
+use crate::analysis::report::RawPoint;
 use dit_dialect::ops::{OpKind, DIALECT_PREFIX};
 use dit_dialect::{diagnostics::file_line_col, ir::Op, tensor::TensorInfo};
 use serde::Serialize;
@@ -224,7 +224,7 @@ fn library_entry(op: Op) -> Option<&'static dit_runtime::kernels::KernelSpec> {
     if op.is_kind(OpKind::Fused) || op.is_kind(OpKind::Opaque) {
         return None;
     }
-    let attrs = crate::dit_lower_to_aclnn::runtime_attrs(op).ok()?;
+    let attrs = crate::conversion::dit_lower_to_aclnn::runtime_attrs(op).ok()?;
     dit_runtime::kernels::kernel_for(op.kind()?, &attrs)
 }
 
@@ -626,9 +626,10 @@ pub fn measure_with(root: Op, hints: &ShapeHints) -> GraphCost {
             }
             // A weight the kernel takes in FRACTAL_NZ is re-laid once by the init entry
             // (dit_rt_to_nz, one launch per distinct value): read row-major, written as NZ.
-            for v in
-                crate::dit_lower_to_aclnn::nz_operands(op, dit_runtime::kernels::DEFAULT_TARGET)
-            {
+            for v in crate::conversion::dit_lower_to_aclnn::nz_operands(
+                op,
+                dit_runtime::kernels::DEFAULT_TARGET,
+            ) {
                 if nz_seen.insert(v.key()) {
                     cost.prepack_kernels += 1;
                     cost.prepack_bytes = cost

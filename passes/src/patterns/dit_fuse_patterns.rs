@@ -3,12 +3,12 @@
 //! or of `--fuse` / `--no-fuse` / `--fusion-config`.
 
 use crate::{
-    dit_canonicalize::constant_to_rhs,
-    dit_dce::eliminate_dead_code,
     fusion::{FusionSwitches, SWITCHES},
-    native::NativeState,
-    pdl,
+    patterns::native::NativeState,
+    patterns::pdl,
     registry::{DitPass, PassContext, PassFailed, PassOptionInfo},
+    transforms::dit_canonicalize::constant_to_rhs,
+    transforms::dit_dce::eliminate_dead_code,
 };
 use dit_dialect::{diagnostics::emit_error, ir::Op};
 

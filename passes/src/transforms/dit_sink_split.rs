@@ -289,7 +289,7 @@ fn sink(s: Op, plan: SinkPlan, context: &PassContext) -> Option<Vec<Op>> {
     let mut original_ops = vec![s];
     original_ops.extend(other_split);
     original_ops.extend(plan.users.iter().copied());
-    let original = crate::cost::CallCost::of_ops(&original_ops);
+    let original = crate::analysis::cost::CallCost::of_ops(&original_ops);
 
     let mut anchor = plan.users[0];
     for u in &plan.users[1..] {
@@ -349,8 +349,8 @@ fn sink(s: Op, plan: SinkPlan, context: &PassContext) -> Option<Vec<Op>> {
     }
     // Measured after the rewiring: where the new ops are placed (per call or at load) depends
     // on who reads them.
-    let rewritten = crate::cost::CallCost::of_ops(&[whole, split]);
-    if let Err(why) = crate::cost::rewrite_pays(original, rewritten) {
+    let rewritten = crate::analysis::cost::CallCost::of_ops(&[whole, split]);
+    if let Err(why) = crate::analysis::cost::rewrite_pays(original, rewritten) {
         for (i, u) in plan.users.iter().enumerate() {
             split.result(i).replace_all_uses_with(u.result(0));
         }

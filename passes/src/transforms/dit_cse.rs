@@ -1,7 +1,7 @@
 //! Common-subexpression elimination inside dit's own rewrite loops (dit-canonicalize, the torch
 //! conversion, auto-fuse's duplicate check). The `dit-cse` pass itself is upstream `cse`.
 
-use crate::dit_dce::is_side_effect_free;
+use crate::transforms::dit_dce::is_side_effect_free;
 use dit_dialect::ir::Op;
 use std::collections::HashMap;
 

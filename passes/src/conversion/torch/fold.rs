@@ -91,7 +91,7 @@ fn fold_op(op: Op) -> Option<Op> {
         .into_iter()
         .map(constant_f32)
         .collect::<Option<Vec<_>>>()?;
-    let attrs = crate::dit_lower_to_aclnn::runtime_attrs(op).ok()?;
+    let attrs = crate::conversion::dit_lower_to_aclnn::runtime_attrs(op).ok()?;
     let refs: Vec<Option<&Tensor>> = inputs.iter().map(Some).collect();
     let out = dit_runtime::cpu::execute(&op.name(), &attrs, &refs, &[result_ty])
         .ok()?

@@ -438,7 +438,7 @@ fn swap_pays(
     up: Val,
     root: Op,
 ) -> Result<(), String> {
-    use crate::cost::{relayout_cost, tensor_bytes, CallCost};
+    use crate::analysis::cost::{relayout_cost, tensor_bytes, CallCost};
     let bytes = |v: Val| v.tensor().map_or(0, |t| tensor_bytes(&t));
     let out = bytes(root.result(0));
     let projection = CallCost::of_ops(&[lin]);
@@ -459,7 +459,7 @@ fn swap_pays(
     if let Some(b) = ins.bias {
         rewritten = rewritten.plus(relayout_cost(b));
     }
-    crate::cost::rewrite_pays(original, rewritten)
+    crate::analysis::cost::rewrite_pays(original, rewritten)
 }
 
 /// Constraint: `GateSecondOfLinear(gate, up, act, root, pattern)`: `root` = act(gate) · up

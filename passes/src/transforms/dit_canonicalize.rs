@@ -2,9 +2,9 @@
 //! to the right of add/mul, with CSE and DCE, to a fixed point.
 
 use crate::{
-    dit_cse::eliminate_common_subexpressions,
-    dit_dce::eliminate_dead_code,
     registry::{DitPass, PassContext, PassFailed},
+    transforms::dit_cse::eliminate_common_subexpressions,
+    transforms::dit_dce::eliminate_dead_code,
 };
 use dit_dialect::ops::OpKind;
 use dit_dialect::{

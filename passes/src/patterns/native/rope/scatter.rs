@@ -11,7 +11,7 @@
 //! [ops-transformer] posembedding/rotary_position_embedding/docs/aclnnRotaryPositionEmbedding.md).
 //! The identity holds for any c and s, so nothing about the tables' contents is assumed. The
 //! repeated tables are layout ops of load-time values (views of function arguments), which the
-//! pre-pack computes once (passes/src/cost.rs); tables computed per call are left alone.
+//! pre-pack computes once (passes/src/analysis/cost.rs); tables computed per call are left alone.
 
 use super::*;
 

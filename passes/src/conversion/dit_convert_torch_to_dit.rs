@@ -20,13 +20,13 @@
 //!    types; `torch.*` attributes (argument type bounds, debug names) are dropped.
 
 use crate::{
-    registry::{DitPass, PassContext, PassFailed},
-    torch::{
+    conversion::torch::{
         convert::{self, Node},
         emit::Emitter,
         fold, mlir, scalars,
         types::{self, TorchType},
     },
+    registry::{DitPass, PassContext, PassFailed},
 };
 use dit_dialect::ops::OpKind;
 use dit_dialect::{
@@ -175,10 +175,10 @@ fn convert_function(func: Op, context: &PassContext) -> (bool, bool) {
     // f32 cast of x that RMSNorm's pow and its multiply both need: the fusion patterns look
     // for one x), then erase what became dead (the transpose of a weight that dit.linear
     // reads as is).
-    crate::dit_cse::eliminate_common_subexpressions(func);
+    crate::transforms::dit_cse::eliminate_common_subexpressions(func);
     // The importer's top-k routing, converted op by op, is two CANN kernels
     // (aclnnMoeInitRoutingV2 / aclnnMoeFinalizeRoutingV2): see torch/moe.rs.
-    for combine in crate::torch::moe::raise_routing(func) {
+    for combine in crate::conversion::torch::moe::raise_routing(func) {
         context.report.applied(
             PATTERN,
             combine,
@@ -186,7 +186,7 @@ fn convert_function(func: Op, context: &PassContext) -> (bool, bool) {
              -> dit.moe_init_routing + dit.moe_finalize_routing",
         );
     }
-    crate::dit_dce::eliminate_dead_code(func);
+    crate::transforms::dit_dce::eliminate_dead_code(func);
     let signature = rewrite_signature(func, entry, &blocks);
     if stats.converted + stats.opaque > 0 {
         // Counted after the clean-up: what the function now runs.
@@ -776,7 +776,7 @@ fn no_foreign_ir_left(module: Op, failed_funcs: &HashSet<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{fusion::FusionSwitches, report::FusionReport};
+    use crate::{analysis::report::FusionReport, fusion::FusionSwitches};
     use dit_dialect::verifier;
     use melior::ir::{operation::OperationLike, Module};
 
@@ -790,7 +790,7 @@ mod tests {
 
     /// Runs the pass on `source`; returns whether it succeeded, the op names left in the
     /// function bodies, and the report's events. Errors must be reported exactly when it fails.
-    fn convert(source: &str) -> (bool, Vec<String>, Vec<crate::report::FusionEvent>) {
+    fn convert(source: &str) -> (bool, Vec<String>, Vec<crate::analysis::report::FusionEvent>) {
         let (ok, names, events, errors) = convert_with_errors(source);
         assert_eq!(ok, errors.is_empty(), "{errors:?}");
         (ok, names, events)
@@ -801,7 +801,7 @@ mod tests {
     ) -> (
         bool,
         Vec<String>,
-        Vec<crate::report::FusionEvent>,
+        Vec<crate::analysis::report::FusionEvent>,
         Vec<String>,
     ) {
         let mlir = dit_dialect::new_context().expect("dialect loads");

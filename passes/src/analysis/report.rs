@@ -2,7 +2,7 @@
 //! and the location), and the kernel count before and after, as text or as JSON shaped like
 //! CANN's fusion_result.json (match_times / effect_times).
 
-use crate::cost::{human_bytes, GraphCost, DYNAMIC_DIM};
+use crate::analysis::cost::{human_bytes, GraphCost, DYNAMIC_DIM};
 use dit_dialect::{diagnostics::file_line_col, ir::Op};
 use serde::Serialize;
 use std::{cell::RefCell, collections::BTreeMap, rc::Rc};
@@ -63,9 +63,9 @@ impl FusionReport {
     }
 }
 
-/// The number of kernels one call of a module launches (see [`crate::cost::placement`]).
+/// The number of kernels one call of a module launches (see [`crate::analysis::cost::placement`]).
 pub fn count_kernels(root: Op) -> usize {
-    crate::cost::measure(root).kernels
+    crate::analysis::cost::measure(root).kernels
 }
 
 /// A located line of the text report, or a JSON entry.

@@ -7,7 +7,7 @@
 //! rope, concat) join chains; Cube ops (matmul, linear, attention, the fused matmuls) never do.
 
 use crate::{
-    cost::{kernel_bytes, tensor_bytes},
+    analysis::cost::{kernel_bytes, tensor_bytes},
     registry::{DitPass, PassContext, PassFailed, PassOptionInfo},
 };
 use dit_dialect::{
@@ -158,7 +158,7 @@ impl AutoFuse {
             && op.num_results() == 1
             // A load-time re-layout (a rope table's cast) runs once in the init entry; in a
             // group it would run on every call.
-            && !crate::cost::is_load_time_prepack(op)
+            && !crate::analysis::cost::is_load_time_prepack(op)
             // Tiles are rows of the last dim: it must be static; outer dims may be dynamic
             // (the kernel's loop runs over them at run time).
             && op
@@ -759,7 +759,7 @@ impl AutoFuse {
             format!(
                 "{kernel}: {} alone, one generated kernel instead of {} library launches (UB {} B at the smallest tile)",
                 names.join(""),
-                crate::cost::library_launches(members[0]),
+                crate::analysis::cost::library_launches(members[0]),
                 shape.ub_bytes
             )
         } else {
@@ -824,11 +824,11 @@ fn dedupe(members: Vec<Op>) -> Vec<Op> {
     let mut seen: HashMap<Vec<usize>, Op> = HashMap::new();
     let mut kept = Vec::with_capacity(members.len());
     for op in members {
-        if !crate::dit_dce::is_side_effect_free(op) {
+        if !crate::transforms::dit_dce::is_side_effect_free(op) {
             kept.push(op);
             continue;
         }
-        let key = crate::dit_cse::key(op);
+        let key = crate::transforms::dit_cse::key(op);
         match seen.get(&key) {
             Some(earlier) => {
                 for (old, new) in op.results().into_iter().zip(earlier.results()) {
@@ -849,7 +849,7 @@ fn dedupe(members: Vec<Op>) -> Vec<Op> {
 /// aclnnMul on the temporary): as a one-op group it is one generated kernel, and its temporary
 /// never reaches DDR, so it fuses even without a neighbour.
 fn several_launches(op: Op) -> bool {
-    crate::cost::library_launches(op) > 1
+    crate::analysis::cost::library_launches(op) > 1
 }
 
 /// Whether `op` is nested in `ancestor`.

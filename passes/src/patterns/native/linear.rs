@@ -277,7 +277,7 @@ fn plan_linear_bias(mm: Op, add: Op) -> Option<Result<LinearPlan, String>> {
         // dit.linear takes the weight as [N, K]. A [K, N] one needs a transpose, which costs
         // nothing per call only when the load-time pre-pack can do it: the weight must be a
         // function argument or a re-layout of arguments (cost::is_load_time_value).
-        if transpose_weight && !crate::cost::is_load_time_value(w) {
+        if transpose_weight && !crate::analysis::cost::is_load_time_value(w) {
             return Err(
                 "the weight is [K, N] and not known at load time: its transpose to [N, K] would \
                  be a kernel on every call"

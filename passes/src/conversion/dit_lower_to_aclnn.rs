@@ -27,7 +27,7 @@
 //! swaps it in: the text form keeps the emitted IR readable in one place.
 
 use crate::{
-    cost::{self, Placement},
+    analysis::cost::{self, Placement},
     registry::{DitPass, PassContext, PassFailed},
 };
 use dit_dialect::ops::{OpKind, DIALECT_PREFIX};

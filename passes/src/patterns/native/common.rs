@@ -119,7 +119,7 @@ fn erase_dead_producers(
         }
     }
     while let Some(op) = pending.pop() {
-        if op.has_uses() || !crate::dit_dce::is_side_effect_free(op) {
+        if op.has_uses() || !crate::transforms::dit_dce::is_side_effect_free(op) {
             continue;
         }
         let producers: Vec<Op> = op

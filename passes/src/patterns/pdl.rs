@@ -5,7 +5,7 @@
 
 use crate::{
     fusion::FusionSwitches,
-    native::{self, NativeState, Registered},
+    patterns::native::{self, NativeState, Registered},
 };
 use dit_dialect::ir::string_ref;
 use dit_dialect::ir::Op;

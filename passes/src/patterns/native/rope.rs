@@ -2,7 +2,7 @@
 //! through the reshapes, splits, slices, negations and concatenations the model code uses.
 
 use super::*;
-use crate::cost;
+use crate::analysis::cost;
 use dit_dialect::ops::OpKind;
 
 mod scatter;

@@ -3,8 +3,8 @@
 //! L1→BT move. Same matching and rewriting as the normal rule; only the shape condition differs.
 
 use crate::{
-    dit_fold_transpose_quant_matmul::{run_rule, Rule},
     registry::{DitPass, PassContext, PassFailed},
+    transforms::dit_fold_transpose_quant_matmul::{run_rule, Rule},
 };
 use dit_dialect::ir::Op;
 

@@ -1,4 +1,4 @@
-// Groups dit-lower-fused-to-linalg refuses (test/Transforms/dit-lower-fused-to-linalg.mlir):
+// Groups dit-lower-fused-to-linalg refuses (test/Conversion/dit-lower-fused-to-linalg.mlir):
 // every one is reported, at the op.
 func.func @bad(%x: tensor<4x8xf32>) -> (tensor<4x8xi8>, tensor<8x4xf32>) {
   %r = "dit.fused"(%x) ({

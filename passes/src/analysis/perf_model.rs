@@ -2,7 +2,7 @@
 //! lowered program, from the target table's rates. Until an NPU is at hand this estimate is the
 //! figure of merit of a fusion; it is a model, not a measurement.
 //!
-//! A launch is what [`crate::cost::placement`] calls `PerCall` (the same walk the report's
+//! A launch is what [`crate::analysis::cost::placement`] calls `PerCall` (the same walk the report's
 //! kernel count is, so the two never disagree). Each launch does its work in one or more
 //! [`Phase`]s that run one after the other; within a phase DMA, the vector units and the Cube
 //! units overlap (double-buffered queues), so a phase takes its slowest resource:
@@ -32,8 +32,8 @@
 //! work, the Cube's tile quantization (16x16 fractals, L0 capacity), bank conflicts, and
 //! host/device overlap of launches.
 
-use crate::cost::{kernel_bytes, placement, tensor_bytes, Placement};
-use crate::report::RawPoint;
+use crate::analysis::cost::{kernel_bytes, placement, tensor_bytes, Placement};
+use crate::analysis::report::RawPoint;
 use dit_dialect::{
     diagnostics::file_line_col,
     ir::Op,
@@ -274,7 +274,7 @@ fn io_bytes(op: Op) -> u64 {
 fn elements(t: &TensorInfo) -> u64 {
     t.shape
         .iter()
-        .map(|d| d.unwrap_or(crate::cost::DYNAMIC_DIM).max(0) as u64)
+        .map(|d| d.unwrap_or(crate::analysis::cost::DYNAMIC_DIM).max(0) as u64)
         .fold(1, u64::saturating_mul)
 }
 
@@ -334,10 +334,10 @@ fn is_int(t: &TensorInfo) -> bool {
     matches!(t.elem, Elem::I8 | Elem::I4)
 }
 
-/// The dim of `t` counted from the back, static or [`crate::cost::DYNAMIC_DIM`].
+/// The dim of `t` counted from the back, static or [`crate::analysis::cost::DYNAMIC_DIM`].
 fn dim_back(t: &TensorInfo, i: usize) -> u64 {
     t.dim_from_back(i)
-        .unwrap_or(crate::cost::DYNAMIC_DIM)
+        .unwrap_or(crate::analysis::cost::DYNAMIC_DIM)
         .max(0) as u64
 }
 
@@ -481,7 +481,7 @@ mod tests {
                 .iter()
                 .map(|l| l.work.launches)
                 .sum::<usize>(),
-            crate::cost::measure(root).kernels,
+            crate::analysis::cost::measure(root).kernels,
             "the model's launches are the report's"
         );
         launches(root)
