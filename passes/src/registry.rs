@@ -268,7 +268,7 @@ constants at their definition, released right after their last use. Views launch
 reshape/bitcast re-describe the bytes, broadcast/split/slice are strided views, and a transpose \
 whose users are all library kernels is a permuted-stride view (aclnn takes strided tensors). Every \
 other dit op becomes `dit_rt_launch(ctx, op, kernel, attrs_json, inputs, n, outputs, m)` with \
-`kernel` the aclnn symbol(s) of the kernel table (lowering/runtime/src/kernels.rs) and one input \
+`kernel` the aclnn symbol(s) of the kernel table (lowering/kernel-spec/src/kernels.rs) and one input \
 slot per operand slot (null for an absent optional operand); dit.fused passes its kernel name and \
 its region as a JSON body program. Needs static shapes and single-block functions; anything else \
 is a located error. `dit-opt --emit=llvm|asm|obj|header` continues with upstream MLIR \

@@ -9,7 +9,7 @@ pub struct Target {
     /// The products it stands for.
     pub products: &'static str,
     /// The built-in target whose chip this is (its own name for the built-ins, the base of a
-    /// target file): the name the kernel contracts (dit_runtime::contracts) gate kernels by.
+    /// target file): the name the kernel contracts (dit_kernel_spec::contracts) gate kernels by.
     pub chip: &'static str,
     /// Unified (vector) buffer capacity in bytes.
     pub ub_bytes: u64,

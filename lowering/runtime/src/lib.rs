@@ -1,17 +1,21 @@
-//! The runtime that lowered dit code calls: tensors, op attributes, the kernel table, and two
+//! The runtime that lowered dit code calls: tensors, op attributes, the kernel table (shared
+//! with the passes through dit-kernel-spec), and two
 //! backends (a CPU reference that runs every dit op, and CANN's aclnn loaded at run time).
 
 pub mod abi;
-pub mod attrs;
+/// Op attributes as data (from dit-kernel-spec).
+pub use dit_kernel_spec::attrs;
 pub mod cann;
 pub mod context;
-pub mod contracts;
+/// The CANN operator contracts as data (from dit-kernel-spec).
+pub use dit_kernel_spec::contracts;
 pub mod cpu;
 /// The element types (one enum for the dialect and the runtime, in dit-ops).
 pub use dit_ops::dtype;
 pub mod fused;
 pub mod generated;
-pub mod kernels;
+/// The kernel table (from dit-kernel-spec).
+pub use dit_kernel_spec::kernels;
 pub mod nz;
 pub mod tensor;
 

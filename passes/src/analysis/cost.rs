@@ -213,19 +213,19 @@ pub fn placement(op: Op) -> Placement {
 /// of several calls, like dit.silu_mul's aclnnSilu + aclnnMul, launches each).
 pub fn library_launches(op: Op) -> usize {
     library_entry(op).map_or(1, |spec| match spec.body {
-        dit_runtime::kernels::Body::Aclnn(calls) => calls.len().max(1),
-        dit_runtime::kernels::Body::View => 0,
-        dit_runtime::kernels::Body::NoKernel => 1,
+        dit_kernel_spec::kernels::Body::Aclnn(calls) => calls.len().max(1),
+        dit_kernel_spec::kernels::Body::View => 0,
+        dit_kernel_spec::kernels::Body::NoKernel => 1,
     })
 }
 
 /// The kernel-table entry the lowering picks for `op` (none for dit.fused and dit.opaque).
-fn library_entry(op: Op) -> Option<&'static dit_runtime::kernels::KernelSpec> {
+fn library_entry(op: Op) -> Option<&'static dit_kernel_spec::kernels::KernelSpec> {
     if op.is_kind(OpKind::Fused) || op.is_kind(OpKind::Opaque) {
         return None;
     }
     let attrs = crate::conversion::dit_lower_to_aclnn::runtime_attrs(op).ok()?;
-    dit_runtime::kernels::kernel_for(op.kind()?, &attrs)
+    dit_kernel_spec::kernels::kernel_for(op.kind()?, &attrs)
 }
 
 /// Whether `op` launches a kernel on every call (see [`placement`]).
@@ -245,12 +245,12 @@ fn temp_bytes(op: Op) -> u64 {
         .iter()
         .filter_map(|t| {
             let like = match t.shape {
-                dit_runtime::kernels::TempShape::LikeInput(slot) => slot,
+                dit_kernel_spec::kernels::TempShape::LikeInput(slot) => slot,
                 // The other shapes (rstd, one row's worth) are a row or less per row.
                 _ => return None,
             };
             let mut info = op.operands().get(like)?.tensor()?;
-            if t.dtype == dit_runtime::kernels::TempType::F32 {
+            if t.dtype == dit_kernel_spec::kernels::TempType::F32 {
                 info.elem = dit_dialect::tensor::Elem::F32;
             }
             Some(tensor_bytes(&info).saturating_mul(1 + reads_back))
@@ -622,13 +622,13 @@ pub fn measure_with(root: Op, hints: &ShapeHints) -> GraphCost {
             if let Some(spec) = library_entry(op) {
                 cost.resident_bytes = cost
                     .resident_bytes
-                    .max(dit_runtime::kernels::resident_bytes(spec));
+                    .max(dit_kernel_spec::kernels::resident_bytes(spec));
             }
             // A weight the kernel takes in FRACTAL_NZ is re-laid once by the init entry
             // (dit_rt_to_nz, one launch per distinct value): read row-major, written as NZ.
             for v in crate::conversion::dit_lower_to_aclnn::nz_operands(
                 op,
-                dit_runtime::kernels::DEFAULT_TARGET,
+                dit_kernel_spec::kernels::DEFAULT_TARGET,
             ) {
                 if nz_seen.insert(v.key()) {
                     cost.prepack_kernels += 1;

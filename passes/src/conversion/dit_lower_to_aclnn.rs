@@ -36,7 +36,7 @@ use dit_dialect::{
     ir::{Attr, Block, Op, Val},
     tensor::TensorInfo,
 };
-use dit_runtime::{kernels, AttrValue, Attrs, DType};
+use dit_kernel_spec::{kernels, AttrValue, Attrs, DType};
 use serde_json::{json, Value};
 use std::{collections::HashMap, fmt::Write};
 

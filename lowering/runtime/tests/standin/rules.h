@@ -1,6 +1,6 @@
 /*
  * The kernel contracts of the stand-in: the documented limits of each aclnn operator, as the
- * dit kernel table states them (lowering/runtime/src/contracts.rs renders them into the file
+ * dit kernel table states them (lowering/kernel-spec/src/contracts.rs renders them into the file
  * named by $DIT_CANN_STANDIN_RULES; the stand-in never links the Rust side, the file is the
  * only channel). Phase one of an operator evaluates every rule of its symbol on the arguments
  * it recorded and refuses a violating call with the rule's documented aclnn error code, as

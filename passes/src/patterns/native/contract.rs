@@ -1,12 +1,12 @@
-//! The kernel contracts (dit_runtime::contracts) as the fusion natives read them: a would-be
+//! The kernel contracts (dit_kernel_spec::contracts) as the fusion natives read them: a would-be
 //! fused op's operands, described from their MLIR types, are checked against the rules of the
 //! kernel-table entry the target would run, so that a fusion never builds a call the kernel
 //! refuses. A refusal reads `rule <id>: <why> (aclnn error <code>; <doc>)`, which the natives
 //! put in the report's skip as it is.
 
 use super::*;
-use dit_runtime::contracts::{self, Format, OperandDesc};
-use dit_runtime::{kernels, AttrValue, Attrs};
+use dit_kernel_spec::contracts::{self, Format, OperandDesc};
+use dit_kernel_spec::{kernels, AttrValue, Attrs};
 
 /// `v` as a kernel would be handed it, described with `format`: element type and static dims
 /// (a dynamic dim is -1). `None` when `v` is not a ranked tensor of a dialect element type.

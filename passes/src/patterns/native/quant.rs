@@ -1,7 +1,7 @@
 //! Natives of the quantized-kernel patterns (patterns/quant.pdll, patterns/moe.pdll).
 
 use super::*;
-use dit_runtime::contracts;
+use dit_kernel_spec::contracts;
 
 /// Constraint: `QuantMatmulGeluFits(q, root, pattern)`.
 fn quant_matmul_gelu_fits(args: Args, state: &NativeState) -> bool {

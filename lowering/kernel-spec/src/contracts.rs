@@ -373,7 +373,7 @@ fn codes(types: &[DType]) -> String {
 /// values), `targets T,T…`. A rule whose slot a call does not read is not written for it.
 pub fn render() -> String {
     let mut out = String::from(
-        "# dit kernel contracts (lowering/runtime/src/contracts.rs); generated, do not edit\n",
+        "# dit kernel contracts (lowering/kernel-spec/src/contracts.rs); generated, do not edit\n",
     );
     for (target, prefix) in SOCS {
         out.push_str(&format!("soc {target} {prefix}\n"));
