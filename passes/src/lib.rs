@@ -24,3 +24,14 @@ pub use registry::{
     lookup, passes_markdown, DitPass, NamedPipeline, PassContext, PassFailed, PassInfo, PASSES,
     PIPELINES,
 };
+
+// The API the tools use. dit-opt, dit-run and the plugin reach only for these, never into a
+// stage's modules, so a pass's internals can change without touching the CLI.
+pub use analysis::cost::{human_bytes, is_view, measure_functions, measure_with, ShapeHints};
+pub use analysis::report::RawPoint;
+pub use conversion::dit_lower_fused_to_linalg::kernel_files as linalg_kernel_files;
+pub use conversion::dit_lower_to_aclnn::{fused_body, INIT_SUFFIX};
+pub use fusion::FusionSwitches;
+pub use mlir_registry::register_passes;
+pub use pipeline::panic_text;
+pub use registry::IMPORT_PASSES;

@@ -106,6 +106,35 @@ pub fn lower_module(module: Op) -> Result<Vec<LinalgKernel>, PassFailed> {
     }
 }
 
+/// `--emit=linalg`'s files: `(<kernel>.mlir, text)` per group, each parsed and verified as a
+/// module of its own and printed back, so a file written from it is always valid MLIR. Errors
+/// are located at the group (lowering) or at `module` (a kernel that does not parse back, which
+/// would be a bug here).
+pub fn kernel_files(module: Op) -> Result<Vec<(String, String)>, PassFailed> {
+    let mut files = Vec::new();
+    for k in lower_module(module)? {
+        let Some(parsed) = parse_in_context(module, &format!("module {{\n{}}}\n", k.text)) else {
+            emit_error(
+                module.location(),
+                &format!(
+                    "--emit=linalg: the linalg of {} does not parse (a bug in dit-lower-fused-to-linalg)",
+                    k.name
+                ),
+            );
+            return Err(PassFailed);
+        };
+        let mut text = parsed
+            .0
+            .print_verified(dit_dialect::ir::PrintOptions::default());
+        parsed.destroy();
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        files.push((format!("{}.mlir", k.name), text));
+    }
+    Ok(files)
+}
+
 /// A module parsed next to the input; destroyed explicitly once its ops have been moved out.
 pub struct ParsedModule(pub Op, mlir_sys::MlirModule);
 

@@ -92,7 +92,7 @@ fn node(
     let id = format!("n{next}");
     *next += 1;
     // Views (no kernel of their own) are drawn dotted.
-    let style = if dit_passes::analysis::cost::is_view(op) {
+    let style = if dit_passes::is_view(op) {
         ", style=dotted"
     } else {
         ""

@@ -23,7 +23,7 @@ pub struct Session<'a> {
     /// The pipeline to run (checked by MLIR's parser).
     pub pipeline: Pipeline,
     pub target: &'static Target,
-    pub switches: dit_passes::fusion::FusionSwitches,
+    pub switches: dit_passes::FusionSwitches,
     /// `--shape-hint`s, parsed.
     pub shape_hints: ShapeHints,
     pub options: &'a Options,
@@ -103,7 +103,7 @@ impl Session<'_> {
         // is the imported dit graph, not the foreign one (which has no dit kernels to count).
         let (import_steps, steps) = self
             .pipeline
-            .split_leading(|name| dit_passes::registry::IMPORT_PASSES.contains(&name));
+            .split_leading(|name| dit_passes::IMPORT_PASSES.contains(&name));
         if !self.run_steps(&mut module, &import_steps, &pipeline) {
             return failed;
         }
@@ -134,7 +134,7 @@ impl Session<'_> {
         if let (Some(format), Some((cost_before, functions_before))) =
             (&self.options.fusion_report, &before)
         {
-            let locate = |point: &dit_passes::analysis::report::RawPoint| match point {
+            let locate = |point: &dit_passes::RawPoint| match point {
                 Some((file, line, column)) => {
                     let p = self.sink.map_point(file.clone(), *line, *column);
                     format!("{}:{}:{}", p.file, p.line, p.column)
@@ -271,7 +271,6 @@ impl Session<'_> {
     /// a directory missing some kernels would be mistaken for the whole model.
     fn emit_linalg(&self, module: &mut Module) -> Option<Vec<u8>> {
         use dit_dialect::diagnostics::emit_error;
-        use dit_passes::conversion::dit_lower_fused_to_linalg as lower;
         let location = module.as_operation().location();
         let Some(dir) = self.options.output.as_deref().filter(|o| *o != "-") else {
             emit_error(
@@ -280,26 +279,7 @@ impl Session<'_> {
             );
             return None;
         };
-        let root = Op(module.as_operation().to_raw());
-        let kernels = lower::lower_module(root).ok()?;
-        let mut files = Vec::new();
-        for k in &kernels {
-            // Parsed and verified here, so a file on disk is always valid MLIR.
-            let Some(parsed) = lower::parse_in_context(root, &format!("module {{\n{}}}\n", k.text))
-            else {
-                emit_error(
-                    location,
-                    &format!("--emit=linalg: the linalg of {} does not parse (a bug in dit-lower-fused-to-linalg)", k.name),
-                );
-                return None;
-            };
-            let mut text = parsed.0.print_verified(PrintOptions::default());
-            parsed.destroy();
-            if !text.ends_with('\n') {
-                text.push('\n');
-            }
-            files.push((format!("{}.mlir", k.name), text));
-        }
+        let files = dit_passes::linalg_kernel_files(Op(module.as_operation().to_raw())).ok()?;
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir)?;
             for (file, text) in &files {
@@ -345,10 +325,9 @@ impl Session<'_> {
                 .attr("kernel")
                 .and_then(|a| a.as_str())
                 .unwrap_or_default();
-            let kernel =
-                dit_passes::conversion::dit_lower_to_aclnn::fused_body(op).and_then(|body| {
-                    dit_ascendc::generate_from_body(&name, body, &spec).map_err(|m| (op, m))
-                });
+            let kernel = dit_passes::fused_body(op).and_then(|body| {
+                dit_ascendc::generate_from_body(&name, body, &spec).map_err(|m| (op, m))
+            });
             match kernel {
                 Ok(k) => kernels.push(k),
                 Err((at, message)) => {

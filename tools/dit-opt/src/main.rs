@@ -22,7 +22,7 @@ fn emit_stdout(text: &str) {
 }
 
 use dit_dialect::{diagnostics::DiagnosticSink, Target};
-use dit_passes::fusion::FusionSwitches;
+use dit_passes::FusionSwitches;
 use std::{
     io::{Read, Write},
     process::ExitCode,
@@ -67,7 +67,7 @@ fn main() -> ExitCode {
         Ok(Err(payload)) => {
             report!(
                 "{input}:1:1: error: internal error (please report it with the input): {}",
-                dit_passes::pipeline::panic_text(payload.as_ref())
+                dit_passes::panic_text(payload.as_ref())
             );
             ExitCode::FAILURE
         }
@@ -175,9 +175,10 @@ fn run(options: &cli::Options) -> ExitCode {
     }
     // An import pass reads a dialect dit-opt does not register (torch): its ops and types parse
     // as unregistered ones, and the pass reports whatever foreign IR it leaves.
-    let imports = pipeline.elements().iter().any(|e| {
-        dit_passes::registry::IMPORT_PASSES.contains(&dit_passes::Pipeline::element_name(e))
-    });
+    let imports = pipeline
+        .elements()
+        .iter()
+        .any(|e| dit_passes::IMPORT_PASSES.contains(&dit_passes::Pipeline::element_name(e)));
     context.set_allow_unregistered_dialects(options.allow_unregistered_dialect || imports);
     if options.disable_threading {
         context.enable_multi_threading(false);
@@ -199,7 +200,7 @@ fn run(options: &cli::Options) -> ExitCode {
             options.emit
         ));
     }
-    let mut shape_hints = dit_passes::analysis::cost::ShapeHints::default();
+    let mut shape_hints = dit_passes::ShapeHints::default();
     for hint in &options.shape_hints {
         if let Err(e) = shape_hints.add(hint) {
             return fail(format!("<command line>: error: --shape-hint: {e}"));

@@ -64,7 +64,7 @@ extern "C" fn register_dialect(registry: *mut c_void) {
 extern "C" fn register_passes() {
     // Nothing on the Rust side of the registration panics, but it must not unwind into
     // mlir-opt's frames if it ever did.
-    if std::panic::catch_unwind(dit_passes::mlir_registry::register_passes).is_err() {
+    if std::panic::catch_unwind(dit_passes::register_passes).is_err() {
         eprintln!("dit plugin: internal error while registering the dit passes");
     }
 }

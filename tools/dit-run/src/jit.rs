@@ -64,7 +64,7 @@ impl std::fmt::Display for Measured {
             "{} launches per call; init {} launches, {} pre-packed",
             self.call_launches,
             self.init_launches,
-            dit_passes::analysis::cost::human_bytes(self.packed_bytes)
+            dit_passes::human_bytes(self.packed_bytes)
         )
     }
 }
@@ -263,7 +263,7 @@ fn check_memory(job: &Job, root: Op) -> Result<(), ()> {
     };
     let human = |b: Option<u64>| {
         b.map_or("more than 2^64 bytes".to_string(), |b| {
-            dit_passes::analysis::cost::human_bytes(b)
+            dit_passes::human_bytes(b)
         })
     };
     dit_dialect::diagnostics::emit_error(
@@ -272,7 +272,7 @@ fn check_memory(job: &Job, root: Op) -> Result<(), ()> {
             "@{} needs {} for its tensors, over --max-memory={}; the largest is {what}, {}",
             job.entry,
             human(total),
-            dit_passes::analysis::cost::human_bytes(limit),
+            dit_passes::human_bytes(limit),
             human(*bytes)
         ),
     );
@@ -352,9 +352,9 @@ pub fn execute(
         ops.insert(op.name());
     });
     // Kernels of the function run, not of the whole module.
-    let kernels = dit_passes::analysis::cost::measure_functions(
+    let kernels = dit_passes::measure_functions(
         Op(module.as_operation().to_raw()),
-        &dit_passes::analysis::cost::ShapeHints::default(),
+        &dit_passes::ShapeHints::default(),
     )
     .into_iter()
     .find(|(name, _)| *name == job.entry)
@@ -468,11 +468,7 @@ fn call_entry(
     // SAFETY: the symbol was emitted by the lowering with exactly this C signature.
     let entry = unsafe { engine.get_function::<EntryFn>(&signature.name) }
         .map_err(|e| format!("dit-run: error: JIT has no @{}: {e}", signature.name))?;
-    let init_name = format!(
-        "{}{}",
-        signature.name,
-        dit_passes::conversion::dit_lower_to_aclnn::INIT_SUFFIX
-    );
+    let init_name = format!("{}{}", signature.name, dit_passes::INIT_SUFFIX);
     // SAFETY: the lowering emits the init entry of every function with exactly this signature.
     let init = unsafe { engine.get_function::<InitFn>(&init_name) }
         .map_err(|e| format!("dit-run: error: JIT has no @{init_name}: {e}"))?;

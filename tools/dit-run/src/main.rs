@@ -47,7 +47,7 @@ pub struct Options {
     /// Where to write each output as .npy (`<entry>.output<j>.npy`).
     pub output_dir: Option<String>,
     /// The fusion switches of the transformed run (`--fuse`, `--no-fuse`).
-    pub switches: dit_passes::fusion::FusionSwitches,
+    pub switches: dit_passes::FusionSwitches,
     /// Every dynamic dim is specialized to this before running.
     pub dynamic_dim: usize,
     /// Range of random float inputs.
@@ -283,7 +283,7 @@ fn main() -> ExitCode {
         Ok(Err(payload)) => {
             eprintln!(
                 "{input}:1:1: error: internal failure (the run panicked): {}",
-                dit_passes::pipeline::panic_text(payload.as_ref())
+                dit_passes::panic_text(payload.as_ref())
             );
             ExitCode::FAILURE
         }
@@ -328,12 +328,10 @@ fn skip_reason(job: &jit::Job, text: &str) -> Result<Option<String>, String> {
     Ok(None)
 }
 
-fn fusion_switches(m: &clap::ArgMatches) -> Result<dit_passes::fusion::FusionSwitches, String> {
+fn fusion_switches(m: &clap::ArgMatches) -> Result<dit_passes::FusionSwitches, String> {
     let mut switches = match m.get_one::<String>("fuse") {
-        Some(list) => {
-            dit_passes::fusion::FusionSwitches::only(list).map_err(|e| format!("--fuse: {e}"))?
-        }
-        None => dit_passes::fusion::FusionSwitches::default(),
+        Some(list) => dit_passes::FusionSwitches::only(list).map_err(|e| format!("--fuse: {e}"))?,
+        None => dit_passes::FusionSwitches::default(),
     };
     if let Some(list) = m.get_one::<String>("no-fuse") {
         switches
