@@ -11,15 +11,28 @@ use dit_dialect::{
     diagnostics::emit_error,
     ir::{string_ref, PrintOptions},
 };
-use melior::ir::{operation::OperationLike, Module};
-use mlir_sys::{
-    mlirOpPrintingFlagsDestroy, mlirOperationGetContext, mlirParsePassPipeline,
-    mlirPassManagerCreateOnOperation, mlirPassManagerDestroy, mlirPassManagerEnableIRPrinting,
-    mlirPassManagerEnableStatistics, mlirPassManagerEnableTiming, mlirPassManagerEnableVerifier,
-    mlirPassManagerGetAsOpPassManager, mlirPassManagerRunOnOp, mlirPrintPassPipeline, MlirContext,
-    MlirOpPassManager, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
-    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE, MlirPassManager, MlirStringRef,
+use melior::{
+    ir::{
+        operation::{OperationLike, OperationPrintingFlags},
+        Module,
+    },
+    pass::{OperationPassManager, PassIrPrintingOptions, PassManager},
 };
+use mlir_sys::{
+    mlirOperationGetContext, mlirParsePassPipeline, mlirPassManagerCreateOnOperation,
+    mlirPassManagerEnableStatistics, mlirPassManagerEnableTiming, mlirPrintPassPipeline,
+    MlirContext, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
+    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE, MlirStringRef,
+};
+
+/// A pass manager anchored on `builtin.module`, as mlir-opt's is. melior's own constructor
+/// anchors on `any`; everything else (adding, verifying, IR printing, running, destroying) is
+/// melior's. What melior lacks (the pipeline parser, timing, statistics, printing the
+/// pipeline) is wrapped once, below, on the raw handle.
+fn module_pass_manager<'c>(context: MlirContext) -> PassManager<'c> {
+    // SAFETY: the context is alive for the pass manager's use; the anchor name is copied.
+    unsafe { PassManager::from_raw(mlirPassManagerCreateOnOperation(context, string_ref(ANCHOR))) }
+}
 
 /// One pass of a pipeline with its options (a pass flag, or a pass of a named pipeline).
 #[derive(Clone, Debug)]
@@ -210,27 +223,19 @@ impl Pipeline {
     /// Checks the whole pipeline with MLIR's parser in `context`: every pass, pipeline,
     /// anchor and option. Errors point into the text as the user wrote it.
     pub fn check(&self, context: MlirContext) -> Result<(), PipelineError> {
-        // SAFETY: the pass manager is created, filled and destroyed here, on a live context.
-        unsafe {
-            let pm = mlirPassManagerCreateOnOperation(context, string_ref(ANCHOR));
-            let result = self.add_to(mlirPassManagerGetAsOpPassManager(pm));
-            mlirPassManagerDestroy(pm);
-            result
-        }
+        self.add_to(module_pass_manager(context).as_operation_pass_manager())
     }
 
     /// Parses the pipeline into `pm` (its top level, anchored on the module).
-    ///
-    /// # Safety
-    /// `pm` must be a live pass manager anchored on `builtin.module`.
-    unsafe fn add_to(&self, pm: MlirOpPassManager) -> Result<(), PipelineError> {
+    fn add_to(&self, pm: OperationPassManager) -> Result<(), PipelineError> {
         mlir_registry::register_passes();
         let text = self.text();
         let mut message = String::new();
-        // SAFETY: guaranteed by the caller; the callback appends to `message`, alive here.
+        // SAFETY: `pm` is alive (borrowed from its PassManager); the callback appends to
+        // `message`, alive here.
         let parsed = unsafe {
             mlirParsePassPipeline(
-                pm,
+                pm.to_raw(),
                 string_ref(&text),
                 Some(append_text),
                 &mut message as *mut String as *mut std::ffi::c_void,
@@ -473,57 +478,56 @@ pub fn run_pipeline_with(
         );
         return Err(PassFailed);
     }
-    // SAFETY: the pass manager is created, used and destroyed within this call, on the live
-    // context of `module`.
-    unsafe {
-        let mlir_context = mlirOperationGetContext(root.to_raw());
-        let pm = mlirPassManagerCreateOnOperation(mlir_context, string_ref(ANCHOR));
-        if let Err(e) = pipeline.add_to(mlirPassManagerGetAsOpPassManager(pm)) {
-            emit_error(
-                root.location(),
-                &format!("<pass-pipeline>:1:{}: {}", e.column, e.message),
-            );
-            mlirPassManagerDestroy(pm);
-            return Err(PassFailed);
-        }
-        instrument.apply(pm);
-        let result = mlir_registry::with_pass_context(mlir_context, context, || {
-            mlirPassManagerRunOnOp(pm, root.to_raw())
-        });
-        // Destroying the pass manager prints the timing report, as mlir-opt does at exit.
-        mlirPassManagerDestroy(pm);
-        if result.value != 0 {
-            Ok(())
-        } else {
-            Err(PassFailed)
-        }
+    // SAFETY: the module's operation is alive, and so is its context.
+    let mlir_context = unsafe { mlirOperationGetContext(root.to_raw()) };
+    let location = root.location();
+    let pm = module_pass_manager(mlir_context);
+    if let Err(e) = pipeline.add_to(pm.as_operation_pass_manager()) {
+        emit_error(
+            location,
+            &format!("<pass-pipeline>:1:{}: {}", e.column, e.message),
+        );
+        return Err(PassFailed);
     }
+    instrument.apply(&pm);
+    let result = mlir_registry::with_pass_context(mlir_context, context, || pm.run(module));
+    // Dropping the pass manager prints the timing report, as mlir-opt does at exit.
+    drop(pm);
+    result.map_err(|_| PassFailed)
 }
 
 impl Instrumentation {
     /// Sets up `pm` as mlir-opt's flags ask, and prints the pipeline for
     /// `--dump-pass-pipeline`.
-    ///
-    /// # Safety
-    /// `pm` must be a live pass manager.
-    unsafe fn apply(&self, pm: MlirPassManager) {
-        // SAFETY: guaranteed by the caller; the flags are copied by the pass manager.
-        unsafe {
-            mlirPassManagerEnableVerifier(pm, self.verify_each);
-            if self.prints_ir() {
-                let flags = self.print.to_flags();
-                mlirPassManagerEnableIRPrinting(
-                    pm,
-                    self.print_before_all,
-                    self.print_after_all || self.print_after_change || self.print_after_failure,
-                    self.print_module_scope,
-                    self.print_after_change,
-                    self.print_after_failure,
-                    flags,
-                    string_ref(""),
-                );
-                mlirOpPrintingFlagsDestroy(flags);
+    fn apply(&self, pm: &PassManager) {
+        pm.enable_verifier(self.verify_each);
+        if self.prints_ir() {
+            let mut flags = OperationPrintingFlags::new();
+            if self.print.debug_info {
+                flags = flags.enable_debug_info(true, false);
             }
+            if self.print.generic {
+                flags = flags.print_generic_operation_form();
+            }
+            if let Some(limit) = self.print.elide_elements_if_larger {
+                flags = flags.elide_large_elements_attributes(limit.max(0) as usize);
+            }
+            // The pass manager copies the flags; an empty path prints to stderr.
+            pm.enable_ir_printing(&PassIrPrintingOptions {
+                before_all: self.print_before_all,
+                after_all: self.print_after_all
+                    || self.print_after_change
+                    || self.print_after_failure,
+                module_scope: self.print_module_scope,
+                on_change: self.print_after_change,
+                on_failure: self.print_after_failure,
+                flags,
+                tree_printing_path: std::path::PathBuf::new(),
+            });
+        }
+        let pm = pm.to_raw();
+        // SAFETY: `pm` is the live pass manager borrowed above; MLIR copies what it keeps.
+        unsafe {
             if self.timing {
                 mlirPassManagerEnableTiming(pm);
             }
@@ -541,7 +545,7 @@ impl Instrumentation {
             if self.dump_pipeline {
                 let mut text = String::new();
                 mlirPrintPassPipeline(
-                    mlirPassManagerGetAsOpPassManager(pm),
+                    mlir_sys::mlirPassManagerGetAsOpPassManager(pm),
                     Some(append_text),
                     &mut text as *mut String as *mut std::ffi::c_void,
                 );
