@@ -23,8 +23,9 @@
 //! outputs, m)` where `kernel` is the kernel table's aclnn symbol (or the dit.fused kernel name)
 //! and `attrs_json` carries the attributes (and, for dit.fused, the region body).
 //!
-//! The pass builds the lowered module as MLIR text and lets MLIR parse and verify it, then
-//! swaps it in: the text form keeps the emitted IR readable in one place.
+//! The pass builds the lowered module op by op (melior's `OperationBuilder`), each op located
+//! at the dit op it comes from (the function's location for what precedes the first op, the
+//! module's for the runtime declarations), verifies it, then swaps it in for the dit module.
 
 use crate::{
     analysis::cost::{self, Placement},
@@ -37,8 +38,21 @@ use dit_dialect::{
     tensor::TensorInfo,
 };
 use dit_kernel_spec::{kernels, AttrValue, Attrs, DType};
+use melior::{
+    ir::{
+        attribute::{
+            ArrayAttribute, DenseElementsAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute,
+            FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute,
+        },
+        operation::{OperationBuilder, OperationLike},
+        r#type::{FunctionType, RankedTensorType},
+        Attribute, Block as IrBlock, BlockLike, BlockRef, Identifier, Location, Module, Operation,
+        OperationRef, Region, RegionLike, Type, Value as IrValue,
+    },
+    Context, ContextRef,
+};
 use serde_json::{json, Value};
-use std::{collections::HashMap, fmt::Write};
+use std::collections::HashMap;
 
 /// The LLVM type of `dit_tensor_desc`.
 pub const DESC_TYPE: &str = "!llvm.struct<(ptr, i32, i32, array<8 x i64>, array<8 x i64>)>";
@@ -86,60 +100,58 @@ impl DitPass for LowerToAclnn {
         let Some(&top) = body.first() else {
             return Ok(());
         };
-        let text = match lower_module(top, context.target.chip) {
-            Ok(text) => text,
-            Err((op, message)) => {
-                emit_error(
-                    dit_dialect::diagnostics::nearest_location(op),
-                    &format!("dit-lower-to-aclnn: {message}"),
-                );
-                return Err(PassFailed);
-            }
+        // SAFETY: the module's context outlives the pass run, which is all this reference lives.
+        let mlir_context = unsafe { ContextRef::from_raw(module.context_raw()) };
+        // SAFETY: as above.
+        let mlir_context: &Context = unsafe { mlir_context.to_ref() };
+        let fail = |(op, message): Failure| {
+            emit_error(
+                dit_dialect::diagnostics::nearest_location(op),
+                &format!("dit-lower-to-aclnn: {message}"),
+            );
+            PassFailed
         };
-        let Some(lowered) = parse_module(module, &text) else {
+        let mut lowering = ModuleLowering::new(mlir_context, module).map_err(fail)?;
+        let funcs = lower_module(&mut lowering, top, context.target.chip).map_err(fail)?;
+        let lowered = Module::new(module.location());
+        let new_body = lowered.body();
+        for decl in lowering.declarations(module).map_err(fail)? {
+            new_body.append_operation(decl);
+        }
+        for global in lowering.globals.ops.drain(..) {
+            new_body.append_operation(global);
+        }
+        for func in funcs {
+            new_body.append_operation(func);
+        }
+        if !lowered.as_operation().verify() {
             emit_error(
                 module.location(),
                 "dit-lower-to-aclnn: the lowered module does not verify (a bug in the lowering)",
             );
             return Err(PassFailed);
-        };
+        }
         for op in top.ops().into_iter().rev() {
             op.erase();
         }
-        let new_top = lowered.region_blocks(0)[0];
-        for op in new_top.ops() {
+        for op in Block(new_body.to_raw()).ops() {
             op.move_to_end_of(top);
         }
-        lowered.erase();
         Ok(())
-    }
-}
-
-/// Parses `text` in `module`'s context; `None` when it does not parse or verify.
-fn parse_module(module: Op, text: &str) -> Option<Op> {
-    use mlir_sys::{mlirModuleCreateParse, mlirModuleGetOperation, mlirOperationVerify};
-    // SAFETY: the context is alive; the parsed module is owned by the caller, which erases it.
-    unsafe {
-        let parsed = mlirModuleCreateParse(module.context_raw(), dit_dialect::ir::string_ref(text));
-        if parsed.ptr.is_null() {
-            return None;
-        }
-        let op = mlirModuleGetOperation(parsed);
-        if !mlirOperationVerify(op) {
-            Op(op).erase();
-            return None;
-        }
-        Some(Op(op))
     }
 }
 
 /// A lowering failure: the op it is about and why.
 pub type Failure = (Op, String);
 
-/// The lowered module's text.
-fn lower_module(top: Block, chip: &'static str) -> Result<String, Failure> {
-    let mut globals = Globals::default();
-    let mut funcs = String::new();
+/// The lowered functions (two entries per definition), in order; the module-level constants
+/// they use collect in `lowering`.
+fn lower_module<'c>(
+    lowering: &mut ModuleLowering<'c>,
+    top: Block,
+    chip: &'static str,
+) -> Result<Vec<Operation<'c>>, Failure> {
+    let mut funcs = Vec::new();
     let names: Vec<String> = top
         .ops()
         .iter()
@@ -164,25 +176,17 @@ fn lower_module(top: Block, chip: &'static str) -> Result<String, Failure> {
             // A declaration: nothing to lower, and nothing a dit graph calls.
             continue;
         }
-        // The lowered function is a C entry point, named in the generated header and written
-        // into the lowered MLIR text: a name that is no C identifier could inject either.
+        // The lowered function is a C entry point, named in the generated header: a name that
+        // is no C identifier could inject code there.
         if let Some(n) = name.as_deref().filter(|n| !is_c_identifier(n)) {
             return Err((
                 op,
                 format!("function @{n:?} becomes a C entry point: its name must be a C identifier"),
             ));
         }
-        funcs.push_str(&lower_function(op, &mut globals, chip)?);
+        funcs.extend(lower_function(op, lowering, chip)?);
     }
-    let mut out = String::from("module {\n");
-    for (name, signature) in RUNTIME_DECLS {
-        let (inputs, results) = signature.split_once(" -> ").unwrap_or((signature, "()"));
-        let _ = writeln!(out, "  func.func private @{name}{inputs} -> {results}");
-    }
-    out.push_str(&globals.text);
-    out.push_str(&funcs);
-    out.push_str("}\n");
-    Ok(out)
+    Ok(funcs)
 }
 
 /// `[A-Za-z_][A-Za-z0-9_]*`.
@@ -191,63 +195,249 @@ fn is_c_identifier(name: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-/// Module-level constants (strings, dims arrays, constant bytes), deduplicated by content.
-#[derive(Default)]
-struct Globals {
-    text: String,
-    by_content: HashMap<String, String>,
+/// Which content a module-level constant holds (the deduplication key's kind).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum GlobalKind {
+    /// Bytes (strings with their NUL, constant tensor data).
+    Bytes,
+    /// An `i64` array (dims, strides), keyed by the values' bytes.
+    I64s,
 }
 
-impl Globals {
+/// Module-level constants (strings, dims arrays, constant bytes), deduplicated by content, in
+/// the order they are first used.
+#[derive(Default)]
+struct Globals<'c> {
+    ops: Vec<Operation<'c>>,
+    by_content: HashMap<(GlobalKind, Vec<u8>), String>,
+}
+
+/// Attribute names the built ops use, uniqued once per lowering rather than per op.
+struct Names<'c> {
+    addr_space: Identifier<'c>,
+    callee: Identifier<'c>,
+    constant: Identifier<'c>,
+    elem_type: Identifier<'c>,
+    function_type: Identifier<'c>,
+    global_name: Identifier<'c>,
+    global_type: Identifier<'c>,
+    linkage: Identifier<'c>,
+    ordering: Identifier<'c>,
+    raw_constant_indices: Identifier<'c>,
+    sym_name: Identifier<'c>,
+    sym_visibility: Identifier<'c>,
+    unnamed_addr: Identifier<'c>,
+    value: Identifier<'c>,
+    visibility: Identifier<'c>,
+}
+
+impl<'c> Names<'c> {
+    fn new(context: &'c Context) -> Self {
+        let id = |name: &str| Identifier::new(context, name);
+        Names {
+            addr_space: id("addr_space"),
+            callee: id("callee"),
+            constant: id("constant"),
+            elem_type: id("elem_type"),
+            function_type: id("function_type"),
+            global_name: id("global_name"),
+            global_type: id("global_type"),
+            linkage: id("linkage"),
+            ordering: id("ordering"),
+            raw_constant_indices: id("rawConstantIndices"),
+            sym_name: id("sym_name"),
+            sym_visibility: id("sym_visibility"),
+            unnamed_addr: id("unnamed_addr"),
+            value: id("value"),
+            visibility: id("visibility_"),
+        }
+    }
+}
+
+/// What every built op of one lowering shares: the context, the types, the attribute names,
+/// the runtime's signatures, and the module-level constants made so far.
+struct ModuleLowering<'c> {
+    context: &'c Context,
+    ptr: Type<'c>,
+    i8: Type<'c>,
+    i32: Type<'c>,
+    i64: Type<'c>,
+    /// [`DESC_TYPE`].
+    desc: Type<'c>,
+    /// `#llvm.linkage<private>`.
+    private: Attribute<'c>,
+    /// [`RUNTIME_DECLS`], as types.
+    signatures: Vec<(&'static str, FunctionType<'c>)>,
+    names: Names<'c>,
+    globals: Globals<'c>,
+}
+
+/// Builds the op; a failure (which only result-type inference can cause, and no op here asks
+/// for it) is reported at `at`.
+fn build<'c>(builder: OperationBuilder<'c>, name: &str, at: Op) -> Result<Operation<'c>, Failure> {
+    builder.build().map_err(|e| {
+        (
+            at,
+            format!("cannot build '{name}': {e} (a bug in the lowering)"),
+        )
+    })
+}
+
+/// A string attribute holding `bytes` as they are (not necessarily UTF-8: constant data).
+fn bytes_attr<'c>(context: &'c Context, bytes: &[u8]) -> Attribute<'c> {
+    // SAFETY: MLIR copies the bytes into the context; a string attribute holds any bytes (the
+    // printer escapes what is not printable).
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirStringAttrGet(
+            context.to_raw(),
+            mlir_sys::MlirStringRef {
+                data: bytes.as_ptr().cast(),
+                length: bytes.len(),
+            },
+        ))
+    }
+}
+
+impl<'c> ModuleLowering<'c> {
+    /// Parses the runtime's types (a parse failure, reported at `module`, means the llvm
+    /// dialect is not loaded).
+    fn new(context: &'c Context, module: Op) -> Result<Self, Failure> {
+        let parse_type = |text: &str| {
+            Type::parse(context, text).ok_or_else(|| {
+                (
+                    module,
+                    format!("cannot make type {text} (is the llvm dialect loaded?)"),
+                )
+            })
+        };
+        let mut signatures = Vec::with_capacity(RUNTIME_DECLS.len());
+        for (name, signature) in RUNTIME_DECLS {
+            let signature = FunctionType::try_from(parse_type(signature)?)
+                .map_err(|_| (module, format!("@{name}: {signature} is no function type")))?;
+            signatures.push((*name, signature));
+        }
+        let private = Attribute::parse(context, "#llvm.linkage<private>").ok_or_else(|| {
+            (
+                module,
+                "cannot make #llvm.linkage<private> (is the llvm dialect loaded?)".to_string(),
+            )
+        })?;
+        Ok(ModuleLowering {
+            context,
+            ptr: parse_type("!llvm.ptr")?,
+            i8: melior::ir::r#type::IntegerType::new(context, 8).into(),
+            i32: melior::ir::r#type::IntegerType::new(context, 32).into(),
+            i64: melior::ir::r#type::IntegerType::new(context, 64).into(),
+            desc: parse_type(DESC_TYPE)?,
+            private,
+            signatures,
+            names: Names::new(context),
+            globals: Globals::default(),
+        })
+    }
+
+    /// The runtime entry points, `func.func private @name(...)`, at the module's location.
+    fn declarations(&self, module: Op) -> Result<Vec<Operation<'c>>, Failure> {
+        let n = &self.names;
+        self.signatures
+            .iter()
+            .map(|(name, signature)| {
+                let builder = OperationBuilder::new("func.func", module.location())
+                    .add_attributes(&[
+                        (
+                            n.function_type,
+                            TypeAttribute::new((*signature).into()).into(),
+                        ),
+                        (n.sym_name, StringAttribute::new(self.context, name).into()),
+                        (
+                            n.sym_visibility,
+                            StringAttribute::new(self.context, "private").into(),
+                        ),
+                    ])
+                    .add_regions([Region::new()]);
+                build(builder, "func.func", module)
+            })
+            .collect()
+    }
+
+    /// The signature of runtime entry `callee`.
+    fn signature(&self, callee: &str, at: Op) -> Result<FunctionType<'c>, Failure> {
+        self.signatures
+            .iter()
+            .find(|(n, _)| *n == callee)
+            .map(|(_, s)| *s)
+            .ok_or_else(|| {
+                (
+                    at,
+                    format!("@{callee} is no runtime entry (a bug in the lowering)"),
+                )
+            })
+    }
+
     /// A NUL-terminated string constant; returns its symbol.
-    fn string(&mut self, s: &str) -> String {
+    fn string(&mut self, s: &str, at: Op) -> Result<String, Failure> {
         let mut bytes = s.as_bytes().to_vec();
         bytes.push(0);
-        self.bytes(&bytes, "str")
+        self.bytes(&bytes, "str", at)
     }
 
-    /// A byte array constant; returns its symbol.
-    fn bytes(&mut self, bytes: &[u8], prefix: &str) -> String {
-        let mut escaped = String::with_capacity(bytes.len());
-        for b in bytes {
-            match b {
-                b' '..=b'~' if *b != b'"' && *b != b'\\' => escaped.push(*b as char),
-                _ => {
-                    let _ = write!(escaped, "\\{b:02X}");
-                }
-            }
+    /// A byte array constant (`llvm.mlir.global private constant @__dit_<prefix>_N("...")`),
+    /// located at `at`, its first user; returns its symbol.
+    fn bytes(&mut self, bytes: &[u8], prefix: &str, at: Op) -> Result<String, Failure> {
+        let key = (GlobalKind::Bytes, bytes.to_vec());
+        if let Some(name) = self.globals.by_content.get(&key) {
+            return Ok(name.clone());
         }
-        let key = format!("b:{escaped}");
-        if let Some(name) = self.by_content.get(&key) {
-            return name.clone();
-        }
-        let name = format!("__dit_{prefix}_{}", self.by_content.len());
-        let _ = writeln!(
-            self.text,
-            "  llvm.mlir.global private constant @{name}(\"{escaped}\") {{addr_space = 0 : i32}} : !llvm.array<{} x i8>",
-            bytes.len()
-        );
-        self.by_content.insert(key, name.clone());
-        name
+        let name = format!("__dit_{prefix}_{}", self.globals.by_content.len());
+        let ty = melior::dialect::llvm::r#type::array(self.i8, bytes.len() as u32);
+        self.global(&name, bytes_attr(self.context, bytes), ty, at)?;
+        self.globals.by_content.insert(key, name.clone());
+        Ok(name)
     }
 
-    /// An i64 array constant; returns its symbol.
-    fn i64s(&mut self, values: &[i64]) -> String {
-        let list: Vec<String> = values.iter().map(i64::to_string).collect();
-        let key = format!("i:{}", list.join(","));
-        if let Some(name) = self.by_content.get(&key) {
-            return name.clone();
-        }
-        let name = format!("__dit_dims_{}", self.by_content.len());
-        let _ = writeln!(
-            self.text,
-            "  llvm.mlir.global private constant @{name}(dense<[{}]> : tensor<{}xi64>) {{addr_space = 0 : i32}} : !llvm.array<{} x i64>",
-            list.join(", "),
-            values.len(),
-            values.len()
+    /// An i64 array constant (`dense<[...]> : tensor<Nxi64>`); returns its symbol.
+    fn i64s(&mut self, values: &[i64], at: Op) -> Result<String, Failure> {
+        let key = (
+            GlobalKind::I64s,
+            values.iter().flat_map(|v| v.to_le_bytes()).collect(),
         );
-        self.by_content.insert(key, name.clone());
-        name
+        if let Some(name) = self.globals.by_content.get(&key) {
+            return Ok(name.clone());
+        }
+        let name = format!("__dit_dims_{}", self.globals.by_content.len());
+        let tensor = RankedTensorType::new(&[values.len() as u64], self.i64, None);
+        let value = DenseElementsAttribute::i64_values(tensor.into(), values);
+        let ty = melior::dialect::llvm::r#type::array(self.i64, values.len() as u32);
+        self.global(&name, value.into(), ty, at)?;
+        self.globals.by_content.insert(key, name.clone());
+        Ok(name)
+    }
+
+    /// `llvm.mlir.global private constant @name(value) {addr_space = 0 : i32} : ty`, with the
+    /// properties the parser fills in set the same way (so the generic form is the same too).
+    fn global(
+        &mut self,
+        name: &str,
+        value: Attribute<'c>,
+        ty: Type<'c>,
+        at: Op,
+    ) -> Result<(), Failure> {
+        let n = &self.names;
+        let builder = OperationBuilder::new("llvm.mlir.global", at.location())
+            .add_attributes(&[
+                (n.addr_space, IntegerAttribute::new(self.i32, 0).into()),
+                (n.constant, Attribute::unit(self.context)),
+                (n.global_type, TypeAttribute::new(ty).into()),
+                (n.linkage, self.private),
+                (n.sym_name, StringAttribute::new(self.context, name).into()),
+                (n.unnamed_addr, IntegerAttribute::new(self.i64, 0).into()),
+                (n.value, value),
+                (n.visibility, IntegerAttribute::new(self.i64, 0).into()),
+            ])
+            .add_regions([Region::new()]);
+        let op = build(builder, "llvm.mlir.global", at)?;
+        self.globals.ops.push(op);
+        Ok(())
     }
 }
 
@@ -299,128 +489,218 @@ fn contiguous_strides(dims: &[i64]) -> Vec<i64> {
     strides
 }
 
-/// One function being lowered.
-struct FunctionLowering<'g> {
-    globals: &'g mut Globals,
-    body: String,
-    next: usize,
-    /// Runtime handle SSA name of each tensor value.
-    handles: HashMap<usize, String>,
+/// One entry point being built: ops go to the end of `block`, each located at `at`.
+struct FunctionLowering<'c, 'a, 'g> {
+    module: &'g mut ModuleLowering<'c>,
+    block: BlockRef<'c, 'a>,
+    /// `%ctx`, the first argument of every entry (and of every runtime call).
+    ctx: IrValue<'c, 'a>,
+    /// Runtime handle of each tensor value.
+    handles: HashMap<usize, IrValue<'c, 'a>>,
     /// Kernel launches emitted so far (each aclnn symbol of a launch's kernel string).
     launches: usize,
     /// Per call: the FRACTAL_NZ copy the init entry made of a value (by value key), which the
     /// kernels that take that operand in NZ read instead of the value itself.
-    nz: HashMap<usize, String>,
+    nz: HashMap<usize, IrValue<'c, 'a>>,
     /// Per call: NZ copies to release after the op at each position.
-    nz_release: HashMap<usize, Vec<String>>,
+    nz_release: HashMap<usize, Vec<IrValue<'c, 'a>>>,
     /// The target's chip: which kernel-table entry each op lowers to.
     chip: &'static str,
-    /// ` loc(...)` of the op being lowered (the function's before the first op): every line
-    /// carries it, so the lowered module keeps each source op's location.
-    loc: String,
+    /// The op being lowered (the function before the first op): every op built carries its
+    /// location, so the lowered module keeps each source op's location, and failures name it.
+    at: Op,
 }
 
-impl FunctionLowering<'_> {
-    fn fresh(&mut self) -> String {
-        self.next += 1;
-        format!("%v{}", self.next)
-    }
-
-    fn line(&mut self, s: impl AsRef<str>) {
-        self.body.push_str("    ");
-        self.body.push_str(s.as_ref());
-        self.body.push_str(&self.loc);
-        self.body.push('\n');
-    }
-
-    /// Lines from now on carry `op`'s location.
+impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
+    /// Ops built from now on carry `op`'s location.
     fn at(&mut self, op: Op) {
-        self.loc = format!(" {}", op.location());
+        self.at = op;
     }
 
-    fn i32(&mut self, value: i64) -> String {
-        let v = self.fresh();
-        self.line(format!("{v} = arith.constant {value} : i32"));
-        v
+    fn location(&self) -> Location<'c> {
+        self.at.location()
     }
 
-    fn i64(&mut self, value: i64) -> String {
-        let v = self.fresh();
-        self.line(format!("{v} = arith.constant {value} : i64"));
-        v
+    /// Appends the op `builder` makes.
+    fn push(
+        &self,
+        builder: OperationBuilder<'c>,
+        name: &str,
+    ) -> Result<OperationRef<'c, 'a>, Failure> {
+        Ok(self.block.append_operation(build(builder, name, self.at)?))
     }
 
-    fn address(&mut self, symbol: &str) -> String {
-        let v = self.fresh();
-        self.line(format!("{v} = llvm.mlir.addressof @{symbol} : !llvm.ptr"));
-        v
+    /// Appends the op `builder` makes; returns its one result.
+    fn value(&self, builder: OperationBuilder<'c>, name: &str) -> Result<IrValue<'c, 'a>, Failure> {
+        let op = self.push(builder, name)?;
+        op.result(0).map(Into::into).map_err(|e| {
+            (
+                self.at,
+                format!("'{name}' without a result: {e} (a lowering bug)"),
+            )
+        })
     }
 
-    fn null(&mut self) -> String {
-        let v = self.fresh();
-        self.line(format!("{v} = llvm.mlir.zero : !llvm.ptr"));
-        v
+    /// Argument `i` of the entry's block.
+    fn argument(&self, i: usize) -> Result<IrValue<'c, 'a>, Failure> {
+        self.block
+            .argument(i)
+            .map(Into::into)
+            .map_err(|e| (self.at, format!("entry argument {i}: {e} (a lowering bug)")))
     }
 
-    fn dims(&mut self, values: &[i64]) -> String {
+    fn constant(&self, value: i64, ty: Type<'c>) -> Result<IrValue<'c, 'a>, Failure> {
+        let builder = OperationBuilder::new("arith.constant", self.location())
+            .add_attributes(&[(
+                self.module.names.value,
+                IntegerAttribute::new(ty, value).into(),
+            )])
+            .add_results(&[ty]);
+        self.value(builder, "arith.constant")
+    }
+
+    fn i32(&self, value: i64) -> Result<IrValue<'c, 'a>, Failure> {
+        self.constant(value, self.module.i32)
+    }
+
+    fn i64(&self, value: i64) -> Result<IrValue<'c, 'a>, Failure> {
+        self.constant(value, self.module.i64)
+    }
+
+    fn address(&self, symbol: &str) -> Result<IrValue<'c, 'a>, Failure> {
+        let builder = OperationBuilder::new("llvm.mlir.addressof", self.location())
+            .add_attributes(&[(
+                self.module.names.global_name,
+                FlatSymbolRefAttribute::new(self.module.context, symbol).into(),
+            )])
+            .add_results(&[self.module.ptr]);
+        self.value(builder, "llvm.mlir.addressof")
+    }
+
+    fn null(&self) -> Result<IrValue<'c, 'a>, Failure> {
+        let builder = OperationBuilder::new("llvm.mlir.zero", self.location())
+            .add_results(&[self.module.ptr]);
+        self.value(builder, "llvm.mlir.zero")
+    }
+
+    fn dims(&mut self, values: &[i64]) -> Result<IrValue<'c, 'a>, Failure> {
         if values.is_empty() {
             return self.null();
         }
-        let symbol = self.globals.i64s(values);
+        let symbol = self.module.i64s(values, self.at)?;
         self.address(&symbol)
     }
 
-    fn string(&mut self, s: &str) -> String {
-        let symbol = self.globals.string(s);
+    fn string(&mut self, s: &str) -> Result<IrValue<'c, 'a>, Failure> {
+        let symbol = self.module.string(s, self.at)?;
         self.address(&symbol)
+    }
+
+    /// `llvm.getelementptr base[index]` over elements of type `element`.
+    fn element(
+        &self,
+        base: IrValue<'c, 'a>,
+        index: usize,
+        element: Type<'c>,
+    ) -> Result<IrValue<'c, 'a>, Failure> {
+        let n = &self.module.names;
+        let builder = OperationBuilder::new("llvm.getelementptr", self.location())
+            .add_operands(&[base])
+            .add_attributes(&[
+                (n.elem_type, TypeAttribute::new(element).into()),
+                (
+                    n.raw_constant_indices,
+                    DenseI32ArrayAttribute::new(self.module.context, &[index as i32]).into(),
+                ),
+            ])
+            .add_results(&[self.module.ptr]);
+        self.value(builder, "llvm.getelementptr")
+    }
+
+    /// Descriptor `index` of the caller's array `descs` (`%inputs` or `%outputs`).
+    fn descriptor(&self, descs: IrValue<'c, 'a>, index: usize) -> Result<IrValue<'c, 'a>, Failure> {
+        self.element(descs, index, self.module.desc)
     }
 
     /// A stack array of `values` (runtime handles or nulls); returns its pointer.
-    fn pointer_array(&mut self, values: &[Option<String>]) -> String {
-        let count = self.i64(values.len().max(1) as i64);
-        let array = self.fresh();
-        self.line(format!(
-            "{array} = llvm.alloca {count} x !llvm.ptr : (i64) -> !llvm.ptr"
-        ));
+    fn pointer_array(
+        &self,
+        values: &[Option<IrValue<'c, 'a>>],
+    ) -> Result<IrValue<'c, 'a>, Failure> {
+        let count = self.i64(values.len().max(1) as i64)?;
+        let builder = OperationBuilder::new("llvm.alloca", self.location())
+            .add_operands(&[count])
+            .add_attributes(&[(
+                self.module.names.elem_type,
+                TypeAttribute::new(self.module.ptr).into(),
+            )])
+            .add_results(&[self.module.ptr]);
+        let array = self.value(builder, "llvm.alloca")?;
         for (i, v) in values.iter().enumerate() {
             let value = match v {
-                Some(h) => h.clone(),
-                None => self.null(),
+                Some(h) => *h,
+                None => self.null()?,
             };
-            let slot = self.fresh();
-            self.line(format!(
-                "{slot} = llvm.getelementptr {array}[{i}] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr"
-            ));
-            self.line(format!("llvm.store {value}, {slot} : !llvm.ptr, !llvm.ptr"));
+            let slot = self.element(array, i, self.module.ptr)?;
+            let builder = OperationBuilder::new("llvm.store", self.location())
+                .add_operands(&[value, slot])
+                .add_attributes(&[(
+                    self.module.names.ordering,
+                    IntegerAttribute::new(self.module.i64, 0).into(),
+                )]);
+            self.push(builder, "llvm.store")?;
         }
-        array
+        Ok(array)
     }
 
-    fn call(&mut self, callee: &str, args: &[String], returns: bool) -> String {
-        let signature = RUNTIME_DECLS
-            .iter()
-            .find(|(n, _)| *n == callee)
-            .map_or("", |(_, s)| s);
-        if returns {
-            let v = self.fresh();
-            self.line(format!(
-                "{v} = func.call @{callee}({}) : {signature}",
-                args.join(", ")
-            ));
-            v
-        } else {
-            self.line(format!(
-                "func.call @{callee}({}) : {signature}",
-                args.join(", ")
-            ));
-            String::new()
-        }
+    /// `func.call @callee(%ctx, args...)`; returns the call op (its result, if the entry
+    /// returns one).
+    fn call_op(
+        &self,
+        callee: &str,
+        args: &[IrValue<'c, 'a>],
+    ) -> Result<OperationRef<'c, 'a>, Failure> {
+        let signature = self.module.signature(callee, self.at)?;
+        let results: Vec<Type<'c>> = (0..signature.result_count())
+            .filter_map(|i| signature.result(i).ok())
+            .collect();
+        let builder = OperationBuilder::new("func.call", self.location())
+            .add_operands(&[self.ctx])
+            .add_operands(args)
+            .add_attributes(&[(
+                self.module.names.callee,
+                FlatSymbolRefAttribute::new(self.module.context, callee).into(),
+            )])
+            .add_results(&results);
+        self.push(builder, "func.call")
     }
 
-    fn handle(&self, v: Val, at: Op) -> Result<String, Failure> {
+    /// A runtime call without a result.
+    fn call(&self, callee: &str, args: &[IrValue<'c, 'a>]) -> Result<(), Failure> {
+        self.call_op(callee, args).map(|_| ())
+    }
+
+    /// A runtime call that returns a value.
+    fn call_value(
+        &self,
+        callee: &str,
+        args: &[IrValue<'c, 'a>],
+    ) -> Result<IrValue<'c, 'a>, Failure> {
+        self.call_op(callee, args)?
+            .result(0)
+            .map(Into::into)
+            .map_err(|e| {
+                (
+                    self.at,
+                    format!("@{callee} returns nothing: {e} (a lowering bug)"),
+                )
+            })
+    }
+
+    fn handle(&self, v: Val, at: Op) -> Result<IrValue<'c, 'a>, Failure> {
         self.handles
             .get(&v.key())
-            .cloned()
+            .copied()
             .ok_or_else(|| (at, "uses a value defined outside the function".to_string()))
     }
 
@@ -428,31 +708,19 @@ impl FunctionLowering<'_> {
     fn view(
         &mut self,
         result: Val,
-        base: &str,
+        base: IrValue<'c, 'a>,
         ty: &RtType,
         strides: &[i64],
         offset: i64,
-    ) -> String {
-        let dtype = self.i32(i64::from(ty.dtype.acl_code()));
-        let rank = self.i32(ty.dims.len() as i64);
-        let dims = self.dims(&ty.dims);
-        let strides = self.dims(strides);
-        let offset = self.i64(offset);
-        let h = self.call(
-            "dit_rt_view",
-            &[
-                "%ctx".into(),
-                base.into(),
-                dtype,
-                rank,
-                dims,
-                strides,
-                offset,
-            ],
-            true,
-        );
-        self.handles.insert(result.key(), h.clone());
-        h
+    ) -> Result<IrValue<'c, 'a>, Failure> {
+        let dtype = self.i32(i64::from(ty.dtype.acl_code()))?;
+        let rank = self.i32(ty.dims.len() as i64)?;
+        let dims = self.dims(&ty.dims)?;
+        let strides = self.dims(strides)?;
+        let offset = self.i64(offset)?;
+        let h = self.call_value("dit_rt_view", &[base, dtype, rank, dims, strides, offset])?;
+        self.handles.insert(result.key(), h);
+        Ok(h)
     }
 }
 
@@ -468,7 +736,11 @@ pub fn pack_key(function: &str, k: usize) -> String {
 /// the load-time pre-pack (every op [`cost::placement`] puts there) and stores the re-laid
 /// weights in the context, and `@f(ctx, inputs, outputs)`, which does the per-call work and reads
 /// the pre-packed weights back. Each entry wraps only the inputs it reads.
-fn lower_function(func: Op, globals: &mut Globals, chip: &'static str) -> Result<String, Failure> {
+fn lower_function<'c>(
+    func: Op,
+    lowering: &mut ModuleLowering<'c>,
+    chip: &'static str,
+) -> Result<[Operation<'c>; 2], Failure> {
     let name = func
         .attr("sym_name")
         .and_then(|a| a.as_str())
@@ -527,19 +799,21 @@ fn lower_function(func: Op, globals: &mut Globals, chip: &'static str) -> Result
             }
         }
     }
-    let describe = |values: &[Val]| -> Result<String, Failure> {
+    let context = lowering.context;
+    let describe = |values: &[Val]| -> Result<Attribute<'c>, Failure> {
         let list = values
             .iter()
             .map(|v| {
                 let t = rt_type(*v, func)?;
                 let dims: Vec<String> = t.dims.iter().map(i64::to_string).collect();
-                Ok(format!("\"{}[{}]\"", t.dtype.mlir_name(), dims.join(",")))
+                let text = format!("{}[{}]", t.dtype.mlir_name(), dims.join(","));
+                Ok(StringAttribute::new(context, &text).into())
             })
-            .collect::<Result<Vec<_>, Failure>>()?;
-        Ok(format!("[{}]", list.join(", ")))
+            .collect::<Result<Vec<Attribute>, Failure>>()?;
+        Ok(ArrayAttribute::new(context, &list).into())
     };
-    let reads = |subset: &[Op], nz: &[Val]| -> String {
-        let list: Vec<String> = arguments
+    let reads = |subset: &[Op], nz: &[Val]| -> Attribute<'c> {
+        let list: Vec<i64> = arguments
             .iter()
             .enumerate()
             .filter(|(_, a)| {
@@ -548,13 +822,9 @@ fn lower_function(func: Op, globals: &mut Globals, chip: &'static str) -> Result
                     .any(|u| subset.contains(u) && !reads_only_in_nz(*u, **a, chip))
                     || nz.contains(a)
             })
-            .map(|(i, _)| i.to_string())
+            .map(|(i, _)| i as i64)
             .collect();
-        if list.is_empty() {
-            "array<i64>".to_string()
-        } else {
-            format!("array<i64: {}>", list.join(", "))
-        }
+        DenseI64ArrayAttribute::new(context, &list).into()
     };
     let results = ops
         .iter()
@@ -562,8 +832,12 @@ fn lower_function(func: Op, globals: &mut Globals, chip: &'static str) -> Result
         .map(|r| r.operands())
         .unwrap_or_default();
     let prepack = cost::measure(func);
+    let location = func.location();
+    let ptr = lowering.ptr;
 
-    let mut init = FunctionLowering::new(globals, chip);
+    let init_region = Region::new();
+    let block = init_region.append_block(IrBlock::new(&[(ptr, location), (ptr, location)]));
+    let mut init = FunctionLowering::new(lowering, block, func, chip)?;
     init.entry(
         &name,
         &init_ops,
@@ -572,8 +846,15 @@ fn lower_function(func: Op, globals: &mut Globals, chip: &'static str) -> Result
         &nz_values,
         Phase::Init,
     )?;
-    let (init_body, init_launches) = (std::mem::take(&mut init.body), init.launches);
-    let mut call = FunctionLowering::new(init.globals, chip);
+    let init_launches = init.launches;
+    drop(init);
+    let call_region = Region::new();
+    let block = call_region.append_block(IrBlock::new(&[
+        (ptr, location),
+        (ptr, location),
+        (ptr, location),
+    ]));
+    let mut call = FunctionLowering::new(lowering, block, func, chip)?;
     call.entry(
         &name,
         &call_ops,
@@ -582,31 +863,54 @@ fn lower_function(func: Op, globals: &mut Globals, chip: &'static str) -> Result
         &nz_values,
         Phase::PerCall,
     )?;
+    let call_launches = call.launches;
+    drop(call);
 
-    let mut out = String::new();
     // The dit-level signature stays on the functions for the C header (--emit=header), with
     // which inputs each entry reads and what the pre-pack costs.
-    let _ = writeln!(
-        out,
-        "  func.func @{name}{INIT_SUFFIX}(%ctx: !llvm.ptr, %inputs: !llvm.ptr) -> i32 attributes {{dit.init_of = \"{name}\", dit.inputs = {}, dit.reads = {}, dit.launches = {} : i64, dit.prepack_bytes = {} : i64}} {{",
-        describe(&arguments)?,
-        reads(&init_ops, &nz_values),
-        init_launches,
-        prepack.prepack_bytes,
-    );
-    out.push_str(&init_body);
-    out.push_str("  }\n");
-    let _ = writeln!(
-        out,
-        "  func.func @{name}(%ctx: !llvm.ptr, %inputs: !llvm.ptr, %outputs: !llvm.ptr) -> i32 attributes {{dit.init = \"{name}{INIT_SUFFIX}\", dit.inputs = {}, dit.outputs = {}, dit.reads = {}, dit.launches = {} : i64}} {{",
-        describe(&arguments)?,
-        describe(&results)?,
-        reads(&call_ops, &[]),
-        call.launches,
-    );
-    out.push_str(&call.body);
-    out.push_str("  }\n");
-    Ok(out)
+    let n = &lowering.names;
+    let id = |name: &str| Identifier::new(context, name);
+    let int = |value: i64| -> Attribute<'c> { IntegerAttribute::new(lowering.i64, value).into() };
+    let function = |name: &str, inputs: usize| -> Vec<(Identifier<'c>, Attribute<'c>)> {
+        let ty = FunctionType::new(context, &vec![ptr; inputs], &[lowering.i32]);
+        vec![
+            (n.function_type, TypeAttribute::new(ty.into()).into()),
+            (n.sym_name, StringAttribute::new(context, name).into()),
+        ]
+    };
+    let init_name = format!("{name}{INIT_SUFFIX}");
+    let mut init_attributes = function(&init_name, 2);
+    init_attributes.extend([
+        (
+            id("dit.init_of"),
+            StringAttribute::new(context, &name).into(),
+        ),
+        (id("dit.inputs"), describe(&arguments)?),
+        (id("dit.reads"), reads(&init_ops, &nz_values)),
+        (id("dit.launches"), int(init_launches as i64)),
+        (id("dit.prepack_bytes"), int(prepack.prepack_bytes as i64)),
+    ]);
+    let init = OperationBuilder::new("func.func", location)
+        .add_attributes(&init_attributes)
+        .add_regions([init_region]);
+    let mut call_attributes = function(&name, 3);
+    call_attributes.extend([
+        (
+            id("dit.init"),
+            StringAttribute::new(context, &init_name).into(),
+        ),
+        (id("dit.inputs"), describe(&arguments)?),
+        (id("dit.outputs"), describe(&results)?),
+        (id("dit.reads"), reads(&call_ops, &[])),
+        (id("dit.launches"), int(call_launches as i64)),
+    ]);
+    let call = OperationBuilder::new("func.func", location)
+        .add_attributes(&call_attributes)
+        .add_regions([call_region]);
+    Ok([
+        build(init, "func.func", func)?,
+        build(call, "func.func", func)?,
+    ])
 }
 
 /// Which entry point a [`FunctionLowering`] writes.
@@ -618,22 +922,33 @@ enum Phase {
     PerCall,
 }
 
-impl<'g> FunctionLowering<'g> {
-    fn new(globals: &'g mut Globals, chip: &'static str) -> Self {
-        FunctionLowering {
-            globals,
-            body: String::new(),
-            next: 0,
+impl<'c, 'a, 'g> FunctionLowering<'c, 'a, 'g> {
+    /// Lowers into `block` (whose first argument is `%ctx`), at `func`'s location until the
+    /// first op.
+    fn new(
+        module: &'g mut ModuleLowering<'c>,
+        block: BlockRef<'c, 'a>,
+        func: Op,
+        chip: &'static str,
+    ) -> Result<Self, Failure> {
+        let ctx = block
+            .argument(0)
+            .map_err(|e| (func, format!("entry without %ctx: {e} (a lowering bug)")))?
+            .into();
+        Ok(FunctionLowering {
+            module,
+            block,
+            ctx,
             handles: HashMap::new(),
             launches: 0,
             nz: HashMap::new(),
             nz_release: HashMap::new(),
             chip,
-            loc: String::new(),
-        }
+            at: func,
+        })
     }
 
-    /// Writes one entry point's body: wraps the arguments `ops` read, (per call) loads the
+    /// Builds one entry point's body: wraps the arguments `ops` read, (per call) loads the
     /// packed values, lowers `ops` in order with each handle released after its last use, and
     /// (init) stores the packed values as they are made.
     fn entry(
@@ -645,9 +960,6 @@ impl<'g> FunctionLowering<'g> {
         nz_values: &[Val],
         phase: Phase,
     ) -> Result<(), Failure> {
-        if let Some(function) = ops.first().and_then(|o| o.parent()) {
-            self.at(function);
-        }
         // Position of each value's last use among `ops` (ops inside dit.fused regions use
         // region arguments, so the block's own ops are all that matter). A per-call use in an
         // NZ slot reads the NZ copy instead, and is a use of that copy.
@@ -672,16 +984,14 @@ impl<'g> FunctionLowering<'g> {
                 last_use.entry(v.key()).or_insert(end);
             }
         }
+        let inputs = self.argument(1)?;
         let mut release_after: HashMap<usize, Vec<Val>> = HashMap::new();
         for (i, arg) in arguments.iter().enumerate() {
             let Some(&at) = last_use.get(&arg.key()) else {
                 continue;
             };
-            let p = self.fresh();
-            self.line(format!(
-                "{p} = llvm.getelementptr %inputs[{i}] : (!llvm.ptr) -> !llvm.ptr, {DESC_TYPE}"
-            ));
-            let h = self.call("dit_rt_wrap", &["%ctx".into(), p], true);
+            let p = self.descriptor(inputs, i)?;
+            let h = self.call_value("dit_rt_wrap", &[p])?;
             self.handles.insert(arg.key(), h);
             release_after.entry(at).or_default().push(*arg);
         }
@@ -690,19 +1000,19 @@ impl<'g> FunctionLowering<'g> {
                 let Some(&at) = last_use.get(&v.key()) else {
                     continue;
                 };
-                let key = self.string(&pack_key(function, k));
-                let h = self.call("dit_rt_pack_load", &["%ctx".into(), key], true);
+                let key = self.string(&pack_key(function, k))?;
+                let h = self.call_value("dit_rt_pack_load", &[key])?;
                 self.handles.insert(v.key(), h);
                 release_after.entry(at).or_default().push(*v);
             }
-            let mut nz_release: HashMap<usize, Vec<String>> = HashMap::new();
+            let mut nz_release: HashMap<usize, Vec<IrValue<'c, 'a>>> = HashMap::new();
             for (j, v) in nz_values.iter().enumerate() {
                 let Some(&at) = last_nz_use.get(&v.key()) else {
                     continue;
                 };
-                let key = self.string(&nz_key(function, j));
-                let h = self.call("dit_rt_pack_load", &["%ctx".into(), key], true);
-                self.nz.insert(v.key(), h.clone());
+                let key = self.string(&nz_key(function, j))?;
+                let h = self.call_value("dit_rt_pack_load", &[key])?;
+                self.nz.insert(v.key(), h);
                 nz_release.entry(at).or_default().push(h);
             }
             self.nz_release = nz_release;
@@ -716,7 +1026,6 @@ impl<'g> FunctionLowering<'g> {
         }
         for (i, op) in ops.iter().enumerate() {
             self.at(*op);
-            let _ = writeln!(self.body, "    // {}", op.name());
             if op.is("func.return") {
                 copy_out_results(self, *op)?;
             } else {
@@ -725,8 +1034,8 @@ impl<'g> FunctionLowering<'g> {
                     if phase == Phase::Init {
                         if let Some(k) = packed.iter().position(|p| *p == r) {
                             let h = self.handle(r, *op)?;
-                            let key = self.string(&pack_key(function, k));
-                            self.call("dit_rt_pack_store", &["%ctx".into(), key, h], false);
+                            let key = self.string(&pack_key(function, k))?;
+                            self.call("dit_rt_pack_store", &[key, h])?;
                         }
                         if let Some(j) = nz_values.iter().position(|p| *p == r) {
                             self.store_nz(function, j, r, Some(*op))?;
@@ -737,26 +1046,25 @@ impl<'g> FunctionLowering<'g> {
                 }
             }
             for v in release_after.remove(&i).unwrap_or_default() {
-                if let Some(h) = self.handles.get(&v.key()).cloned() {
-                    self.call("dit_rt_release", &["%ctx".into(), h], false);
+                if let Some(h) = self.handles.get(&v.key()).copied() {
+                    self.call("dit_rt_release", &[h])?;
                 }
             }
             for h in self.nz_release.remove(&i).unwrap_or_default() {
-                self.call("dit_rt_release", &["%ctx".into(), h], false);
+                self.call("dit_rt_release", &[h])?;
             }
         }
         for v in release_after.remove(&end).unwrap_or_default() {
-            if let Some(h) = self.handles.get(&v.key()).cloned() {
-                self.call("dit_rt_release", &["%ctx".into(), h], false);
+            if let Some(h) = self.handles.get(&v.key()).copied() {
+                self.call("dit_rt_release", &[h])?;
             }
         }
-        let status = self.call("dit_rt_status", &["%ctx".into()], true);
-        self.line(format!("func.return {status} : i32"));
+        let status = self.call_value("dit_rt_status", &[])?;
+        let ret = OperationBuilder::new("func.return", self.location()).add_operands(&[status]);
+        self.push(ret, "func.return")?;
         Ok(())
     }
-}
 
-impl FunctionLowering<'_> {
     /// Init entry: re-lays `v` into FRACTAL_NZ (`dit_rt_to_nz`, one pre-pack launch) and stores
     /// the copy under [`nz_key`] for the per-call entry.
     fn store_nz(
@@ -766,22 +1074,19 @@ impl FunctionLowering<'_> {
         v: Val,
         at: Option<Op>,
     ) -> Result<(), Failure> {
+        let current = self.at;
         let at = at.or_else(|| v.users().first().copied()).ok_or_else(|| {
             (
-                v.users()[0],
+                current,
                 "an NZ operand without a user (a lowering bug)".to_string(),
             )
         })?;
         let h = self.handle(v, at)?;
-        let nz = self.call("dit_rt_to_nz", &["%ctx".into(), h], true);
+        let nz = self.call_value("dit_rt_to_nz", &[h])?;
         self.launches += 1;
-        let key = self.string(&nz_key(function, j));
-        self.call(
-            "dit_rt_pack_store",
-            &["%ctx".into(), key, nz.clone()],
-            false,
-        );
-        self.call("dit_rt_release", &["%ctx".into(), nz], false);
+        let key = self.string(&nz_key(function, j))?;
+        self.call("dit_rt_pack_store", &[key, nz])?;
+        self.call("dit_rt_release", &[nz])?;
         Ok(())
     }
 }
@@ -822,14 +1127,12 @@ fn reads_only_in_nz(op: Op, v: Val, chip: &str) -> bool {
 
 /// `func.return`: each result is copied into the caller's output descriptor.
 fn copy_out_results(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+    let outputs = f.argument(2)?;
     for (j, v) in op.operands().into_iter().enumerate() {
         rt_type(v, op)?;
         let h = f.handle(v, op)?;
-        let p = f.fresh();
-        f.line(format!(
-            "{p} = llvm.getelementptr %outputs[{j}] : (!llvm.ptr) -> !llvm.ptr, {DESC_TYPE}"
-        ));
-        f.call("dit_rt_copy_out", &["%ctx".into(), h, p], false);
+        let p = f.descriptor(outputs, j)?;
+        f.call("dit_rt_copy_out", &[h, p])?;
     }
     Ok(())
 }
@@ -878,17 +1181,13 @@ fn lower_constant(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
         .attr("value")
         .and_then(|a| a.dense_bytes(element))
         .ok_or_else(|| (op, "only dense tensor constants are lowered".to_string()))?;
-    let symbol = f.globals.bytes(&bytes, "cst");
-    let data = f.address(&symbol);
-    let dtype = f.i32(i64::from(ty.dtype.acl_code()));
-    let rank = f.i32(ty.dims.len() as i64);
-    let dims = f.dims(&ty.dims);
-    let nbytes = f.i64(bytes.len() as i64);
-    let h = f.call(
-        "dit_rt_constant",
-        &["%ctx".into(), dtype, rank, dims, data, nbytes],
-        true,
-    );
+    let symbol = f.module.bytes(&bytes, "cst", op)?;
+    let data = f.address(&symbol)?;
+    let dtype = f.i32(i64::from(ty.dtype.acl_code()))?;
+    let rank = f.i32(ty.dims.len() as i64)?;
+    let dims = f.dims(&ty.dims)?;
+    let nbytes = f.i64(bytes.len() as i64)?;
+    let h = f.call_value("dit_rt_constant", &[dtype, rank, dims, data, nbytes])?;
     f.handles.insert(result.key(), h);
     Ok(())
 }
@@ -901,14 +1200,10 @@ fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     match kind {
         Some(OpKind::Reshape | OpKind::Bitcast) => {
             let ty = rt_type(op.result(0), op)?;
-            let dtype = f.i32(i64::from(ty.dtype.acl_code()));
-            let rank = f.i32(ty.dims.len() as i64);
-            let dims = f.dims(&ty.dims);
-            let h = f.call(
-                "dit_rt_reshape",
-                &["%ctx".into(), base, dtype, rank, dims],
-                true,
-            );
+            let dtype = f.i32(i64::from(ty.dtype.acl_code()))?;
+            let rank = f.i32(ty.dims.len() as i64)?;
+            let dims = f.dims(&ty.dims)?;
+            let h = f.call_value("dit_rt_reshape", &[base, dtype, rank, dims])?;
             f.handles.insert(op.result(0).key(), h);
         }
         Some(OpKind::Broadcast) => {
@@ -929,7 +1224,7 @@ fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
                     }
                 })
                 .collect();
-            f.view(op.result(0), &base, &ty, &strides, 0);
+            f.view(op.result(0), base, &ty, &strides, 0)?;
         }
         Some(OpKind::Split | OpKind::Slice) => {
             let rank = input.dims.len() as i64;
@@ -942,7 +1237,7 @@ fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
                 let mut start = 0i64;
                 for r in op.results() {
                     let ty = rt_type(r, op)?;
-                    f.view(r, &base, &ty, &base_strides, start * base_strides[dim]);
+                    f.view(r, base, &ty, &base_strides, start * base_strides[dim])?;
                     start += ty.dims[dim];
                 }
             } else {
@@ -956,13 +1251,7 @@ fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
                 let ty = rt_type(op.result(0), op)?;
                 let mut strides = base_strides.clone();
                 strides[dim] *= step;
-                f.view(
-                    op.result(0),
-                    &base,
-                    &ty,
-                    &strides,
-                    start * base_strides[dim],
-                );
+                f.view(op.result(0), base, &ty, &strides, start * base_strides[dim])?;
             }
         }
         _ => unreachable!("VIEW_OPS and this match list the same ops"),
@@ -1008,7 +1297,7 @@ fn attr_value(attr: Attr) -> Option<AttrValue> {
 /// One entry per operand slot (`None`: an absent optional operand), from operandSegmentSizes
 /// when the op has it (a present slot holds exactly one value: dit has no variadic segments
 /// next to optional ones).
-fn operand_slots(op: Op) -> Vec<Option<Val>> {
+pub fn operand_slots(op: Op) -> Vec<Option<Val>> {
     let operands = op.operands();
     let Some(sizes) = op
         .attr("operandSegmentSizes")
@@ -1155,7 +1444,7 @@ fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     let nz = nz_slots(op, f.chip);
     for (i, slot) in operand_slots(op).into_iter().enumerate() {
         if let (true, Some(v)) = (nz.contains(&i), slot) {
-            let h = f.nz.get(&v.key()).cloned().ok_or_else(|| {
+            let h = f.nz.get(&v.key()).copied().ok_or_else(|| {
                 (
                     op,
                     "takes an operand in FRACTAL_NZ, which only the per-call entry reads from the pre-pack"
@@ -1173,25 +1462,24 @@ fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     let mut outputs = Vec::new();
     for r in op.results() {
         let ty = rt_type(r, op)?;
-        let dtype = f.i32(i64::from(ty.dtype.acl_code()));
-        let rank = f.i32(ty.dims.len() as i64);
-        let dims = f.dims(&ty.dims);
-        let h = f.call("dit_rt_alloc", &["%ctx".into(), dtype, rank, dims], true);
-        f.handles.insert(r.key(), h.clone());
+        let dtype = f.i32(i64::from(ty.dtype.acl_code()))?;
+        let rank = f.i32(ty.dims.len() as i64)?;
+        let dims = f.dims(&ty.dims)?;
+        let h = f.call_value("dit_rt_alloc", &[dtype, rank, dims])?;
+        f.handles.insert(r.key(), h);
         outputs.push(Some(h));
     }
-    let n_in = f.i32(inputs.len() as i64);
-    let n_out = f.i32(outputs.len() as i64);
-    let input_array = f.pointer_array(&inputs);
-    let output_array = f.pointer_array(&outputs);
+    let n_in = f.i32(inputs.len() as i64)?;
+    let n_out = f.i32(outputs.len() as i64)?;
+    let input_array = f.pointer_array(&inputs)?;
+    let output_array = f.pointer_array(&outputs)?;
     f.launches += kernel.split('+').count();
-    let op_name = f.string(&name);
-    let kernel = f.string(&kernel);
-    let attrs = f.string(&attrs_json);
+    let op_name = f.string(&name)?;
+    let kernel = f.string(&kernel)?;
+    let attrs = f.string(&attrs_json)?;
     f.call(
         "dit_rt_launch",
         &[
-            "%ctx".into(),
             op_name,
             kernel,
             attrs,
@@ -1200,8 +1488,7 @@ fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
             output_array,
             n_out,
         ],
-        false,
-    );
+    )?;
     Ok(())
 }
 
@@ -1218,13 +1505,29 @@ mod tests {
 
     #[test]
     fn globals_are_deduplicated_and_escaped() {
-        let mut g = Globals::default();
-        let a = g.string("a\"b");
-        let b = g.string("a\"b");
-        assert_eq!(a, b);
-        assert!(g.text.contains("a\\22b\\00"));
-        let d = g.i64s(&[1, 2]);
-        assert_eq!(d, g.i64s(&[1, 2]));
-        assert!(g.text.contains("dense<[1, 2]> : tensor<2xi64>"));
+        let context = dit_dialect::new_context().expect("dialects load");
+        let module = Module::parse(&context, "func.func @f() { return }").expect("parses");
+        let at = Op(module.as_operation().to_raw());
+        let mut m = ModuleLowering::new(&context, at).expect("runtime types");
+        let a = m.string("a\"b", at).expect("builds");
+        assert_eq!(a, m.string("a\"b", at).expect("builds"));
+        // Bytes that are no UTF-8 stay as they are (constant data).
+        let c = m.bytes(&[0xff, 0], "cst", at).expect("builds");
+        assert_ne!(a, c);
+        let d = m.i64s(&[1, 2], at).expect("builds");
+        assert_eq!(d, m.i64s(&[1, 2], at).expect("builds"));
+        let text: Vec<String> = m.globals.ops.iter().map(|op| op.to_string()).collect();
+        assert_eq!(text.len(), 3, "{text:?}");
+        assert!(
+            text[0].contains(&format!("@{a}(\"a\\22b\\00\")")),
+            "{}",
+            text[0]
+        );
+        assert!(text[1].contains("(\"\\FF\\00\")"), "{}", text[1]);
+        assert!(
+            text[2].contains("dense<[1, 2]> : tensor<2xi64>"),
+            "{}",
+            text[2]
+        );
     }
 }
