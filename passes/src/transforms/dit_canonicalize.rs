@@ -5,15 +5,17 @@ use crate::{
     registry::{DitPass, PassContext, PassFailed},
     transforms::dit_cse::eliminate_common_subexpressions,
     transforms::dit_dce::eliminate_dead_code,
+    transforms::greedy::{self, Pattern, Rewriter},
 };
 use dit_dialect::ops::OpKind;
 use dit_dialect::{
-    ir::{create_op_before, Attr, Op, Val},
+    ir::{Attr, Op, Val},
     ops::{i64_array_attr, i64_attr},
 };
 use melior::ir::TypeLike;
 
-/// The pass. `max_iterations` bounds the fold/CSE/DCE rounds.
+/// The pass. `max_iterations` bounds the rounds of folds (run by the greedy driver to their
+/// fixed point) followed by CSE and DCE.
 pub struct Canonicalize {
     pub max_iterations: usize,
 }
@@ -26,10 +28,14 @@ impl Default for Canonicalize {
 
 impl DitPass for Canonicalize {
     fn run(&mut self, module: Op, _: &PassContext) -> Result<(), PassFailed> {
+        let patterns = patterns();
+        let config = greedy::Config::default();
         for _ in 0..self.max_iterations {
-            let changed = fold_all(module)
-                + eliminate_common_subexpressions(module)
-                + eliminate_dead_code(module);
+            // The driver runs the folds until none applies and erases what they leave dead;
+            // merging equal ops can make new folds apply, so the rounds repeat until CSE (and
+            // the DCE of what the driver does not know to be dead) finds nothing.
+            greedy::apply(module, &patterns, &(), config);
+            let changed = eliminate_common_subexpressions(module) + eliminate_dead_code(module);
             if changed == 0 {
                 break;
             }
@@ -38,18 +44,48 @@ impl DitPass for Canonicalize {
     }
 }
 
-/// Applies every fold once to every op under `root`; returns how many folds applied. Folds
-/// only rewire uses, operands and attributes; the ops they leave dead are erased by DCE.
-pub fn fold_all(root: Op) -> usize {
-    let mut ops = Vec::new();
-    root.walk(&mut |op| ops.push(op));
-    ops.into_iter().filter(|op| fold(*op)).count()
+/// The folds, each rooted at the op kinds it folds.
+fn patterns() -> Vec<Pattern<()>> {
+    let mut patterns: Vec<Pattern<()>> = [OpKind::Add, OpKind::Mul]
+        .into_iter()
+        .map(|root| Pattern {
+            root,
+            benefit: 1,
+            rewrite: |op, rewriter, _| constant_to_rhs_with(op, Some(rewriter)),
+        })
+        .collect();
+    patterns.push(Pattern {
+        root: OpKind::Concat,
+        benefit: 1,
+        rewrite: |op, rewriter, _| {
+            concat_of_whole_split(op, rewriter) || drop_empty_concat_pieces(op, rewriter)
+        },
+    });
+    for root in [
+        OpKind::Reshape,
+        OpKind::Transpose,
+        OpKind::Cast,
+        OpKind::Bitcast,
+        OpKind::Broadcast,
+    ] {
+        patterns.push(Pattern {
+            root,
+            benefit: 1,
+            rewrite: |op, rewriter, _| fold_unary_shape_op(op, rewriter),
+        });
+    }
+    patterns
 }
 
 /// Puts a constant operand of a commutative elementwise op (add, mul) on the right, as MLIR's
 /// canonical form does, so patterns need to match one operand order only. Returns whether it
 /// swapped.
 pub fn constant_to_rhs(op: Op) -> bool {
+    constant_to_rhs_with(op, None)
+}
+
+/// [`constant_to_rhs`], through `rewriter` when a driver runs it.
+fn constant_to_rhs_with(op: Op, rewriter: Option<&Rewriter>) -> bool {
     if !(op.is_kind(OpKind::Add) || op.is_kind(OpKind::Mul)) || op.num_operands() != 2 {
         return false;
     }
@@ -57,52 +93,43 @@ pub fn constant_to_rhs(op: Op) -> bool {
         |v: dit_dialect::ir::Val| v.defining_op().is_some_and(|d| d.is("arith.constant"));
     let (lhs, rhs) = (op.operand(0), op.operand(1));
     if is_constant(lhs) && !is_constant(rhs) {
-        op.set_operand(0, rhs);
-        op.set_operand(1, lhs);
+        let swap = || {
+            op.set_operand(0, rhs);
+            op.set_operand(1, lhs);
+        };
+        match rewriter {
+            Some(rewriter) => rewriter.modify(op, swap),
+            None => swap(),
+        }
         return true;
     }
     false
 }
 
-/// Folds one op; returns whether anything changed.
-fn fold(op: Op) -> bool {
-    if constant_to_rhs(op) {
-        return true;
-    }
-    if op.is_kind(OpKind::Concat) {
-        return concat_of_whole_split(op) || drop_empty_concat_pieces(op);
-    }
-    let kind = op.kind();
-    let unary_shape_op = matches!(
-        kind,
-        Some(
-            OpKind::Reshape
-                | OpKind::Transpose
-                | OpKind::Cast
-                | OpKind::Bitcast
-                | OpKind::Broadcast
-        )
-    );
-    if !unary_shape_op || op.num_operands() != 1 || op.num_results() != 1 {
+/// Folds a reshape, transpose, cast, bitcast or broadcast; returns whether anything changed.
+/// A fold that makes the op unused leaves it to the driver, which erases dead ops.
+fn fold_unary_shape_op(op: Op, rewriter: &Rewriter) -> bool {
+    if op.num_operands() != 1 || op.num_results() != 1 {
         return false;
     }
+    let kind = op.kind();
     let input = op.operand(0);
     let producer = input.defining_op();
     // reshape∘reshape and bitcast∘bitcast: only the outer result type matters.
     for chainable in [OpKind::Reshape, OpKind::Bitcast] {
         if kind == Some(chainable) {
             if let Some(inner) = producer.filter(|p| p.is_kind(chainable)) {
-                op.set_operand(0, inner.operand(0));
+                rewriter.set_operand(op, 0, inner.operand(0));
                 return true;
             }
         }
     }
     if op.is_kind(OpKind::Transpose) {
-        return fold_transpose(op, input, producer);
+        return fold_transpose(op, input, producer, rewriter);
     }
     // Identity reshape / cast / bitcast / broadcast.
     if op.result(0).same_type(input) && op.result(0).has_uses() {
-        op.result(0).replace_all_uses_with(input);
+        rewriter.replace_all_uses_with(op.result(0), input);
         return true;
     }
     false
@@ -111,12 +138,15 @@ fn fold(op: Op) -> bool {
 /// concat(split(x)) along the split's dim, every piece in order, is x: a model that cuts the
 /// joint sequence into its image and text parts and joins them again unchanged (HunyuanVideo's
 /// single-stream block) would otherwise copy the whole tensor in a concat kernel.
-fn concat_of_whole_split(op: Op) -> bool {
+fn concat_of_whole_split(op: Op, rewriter: &Rewriter) -> bool {
     let pieces = op.operands();
     let Some(split) = pieces.first().and_then(|v| v.defining_op()) else {
         return false;
     };
-    if !split.is("dit.split") || split.num_results() != pieces.len() || !op.result(0).has_uses() {
+    if !split.is_kind(OpKind::Split)
+        || split.num_results() != pieces.len()
+        || !op.result(0).has_uses()
+    {
         return false;
     }
     let in_order = pieces
@@ -136,15 +166,15 @@ fn concat_of_whole_split(op: Op) -> bool {
     {
         return false;
     }
-    op.result(0).replace_all_uses_with(whole);
+    rewriter.replace_all_uses_with(op.result(0), whole);
     true
 }
 
 /// A dit.concat piece with no element along `dim` (x[..., d:] with d the full width) adds
 /// nothing: the concat of the other pieces replaces it, or the one piece left itself. A
-/// zero-element tensor then reaches no kernel, and the op that made it dies (DCE). A concat of
+/// zero-element tensor then reaches no kernel, and the op that made it dies. A concat of
 /// empty pieces only is left alone (its result has no element either).
-fn drop_empty_concat_pieces(op: Op) -> bool {
+fn drop_empty_concat_pieces(op: Op, rewriter: &Rewriter) -> bool {
     let Some(rank) = op.result(0).tensor().map(|t| t.rank() as i64) else {
         return false;
     };
@@ -165,24 +195,24 @@ fn drop_empty_concat_pieces(op: Op) -> bool {
     }
     if let [only] = kept.as_slice() {
         if only.same_type(op.result(0)) {
-            op.result(0).replace_all_uses_with(*only);
+            rewriter.replace_all_uses_with(op.result(0), *only);
             return true;
         }
     }
     let attrs = op.attrs();
     let attrs: Vec<(&str, Attr)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let concat = create_op_before(
+    let concat = rewriter.create_before(
         op,
         OpKind::Concat.name(),
         &kept,
         &[op.result(0).ty().to_raw()],
         &attrs,
     );
-    op.result(0).replace_all_uses_with(concat.result(0));
+    rewriter.replace_all_uses_with(op.result(0), concat.result(0));
     true
 }
 
-fn fold_transpose(op: Op, input: Val, producer: Option<Op>) -> bool {
+fn fold_transpose(op: Op, input: Val, producer: Option<Op>, rewriter: &Rewriter) -> bool {
     let Some(perm) = i64_array_attr(op, "perm") else {
         return false;
     };
@@ -194,15 +224,17 @@ fn fold_transpose(op: Op, input: Val, producer: Option<Op>) -> bool {
                 .map(|&p| inner_perm.get(usize::try_from(p).ok()?).copied())
                 .collect();
             if let Some(composed) = composed {
-                op.set_operand(0, inner.operand(0));
-                op.set_attr("perm", op.i64_array_attr(&composed));
+                rewriter.modify(op, || {
+                    op.set_operand(0, inner.operand(0));
+                    op.set_attr("perm", op.i64_array_attr(&composed));
+                });
                 return true;
             }
         }
     }
     let identity = perm.iter().enumerate().all(|(i, &p)| p == i as i64);
     if identity && op.result(0).same_type(input) && op.result(0).has_uses() {
-        op.result(0).replace_all_uses_with(input);
+        rewriter.replace_all_uses_with(op.result(0), input);
         return true;
     }
     false

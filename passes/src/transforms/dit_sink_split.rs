@@ -12,15 +12,18 @@
 //! left alone. The rewrite fires only when at least two split/slice ops merge into one split
 //! of at least two pieces, so every rewrite removes split/slice ops.
 
-use crate::registry::{DitPass, PassContext, PassFailed};
+use crate::{
+    registry::{DitPass, PassContext, PassFailed},
+    transforms::greedy::{self, Pattern, Rewriter},
+};
 use dit_dialect::ops::OpKind;
 use dit_dialect::tensor::TensorInfo;
 use dit_dialect::{
-    ir::{create_op_before, Attr, Block, Op, Val},
+    ir::{build_detached_op, Attr, Block, Op, Val},
     ops::{i64_array_attr, i64_attr},
 };
 use melior::ir::TypeLike;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// The pass.
 pub struct SinkSplit;
@@ -32,52 +35,56 @@ impl DitPass for SinkSplit {
     }
 }
 
-/// Merges split/slice trees under `root` until none is left; returns how many merges applied.
+/// Merges split/slice trees under `root` and sinks splits below their consumers until
+/// neither applies; returns how many rewrites applied.
+///
+/// A merge can make a new tree (a cutter left alone now reads a result of the merged split),
+/// and a sink makes a new split (of the op's result) that may merge with cutters below it or
+/// sink again: the greedy driver revisits both. Every merge removes at least one split/slice
+/// op and every sink at least one kernel-or-split op, so this terminates; the bound on the
+/// driver's passes is a guard only.
 pub fn sink_splits(root: Op, context: &PassContext) -> usize {
-    let mut merged = 0;
-    // A round merges every tree it can; a merge can make a new tree (a cutter left alone now
-    // reads a result of the merged split), so rounds repeat until one merges nothing. Every
-    // merge removes at least one split/slice op: this terminates.
-    // A sink makes a new split (of the op's result) that may merge with cutters below it or
-    // sink again; every sink removes at least one kernel-or-split op, so this terminates too.
-    loop {
-        let round = merge_round(root, context) + sink_round(root, context);
-        if round == 0 {
-            return merged;
-        }
-        merged += round;
-    }
+    let patterns = [
+        // Merging first (the higher benefit): the merged split is the one that may sink.
+        Pattern {
+            root: OpKind::Split,
+            benefit: 2,
+            rewrite: merge_at as greedy::RewriteFn<PassContext>,
+        },
+        Pattern {
+            root: OpKind::Slice,
+            benefit: 2,
+            rewrite: merge_at,
+        },
+        Pattern {
+            root: OpKind::Split,
+            benefit: 1,
+            rewrite: sink_at,
+        },
+    ];
+    let config = greedy::Config {
+        max_iterations: -1,
+        max_rewrites: -1,
+        fold: false,
+    };
+    greedy::apply(root, &patterns, context, config)
 }
 
 /// Seed 003 §2.6–2.7 (`add_config(op, {0, 1}, {0})` for mul and swiglu, `{0}, {0}` for the
-/// GMM): when every piece of a split feeds the same kind of op, the op runs once on the whole
-/// input and the split moves below it. Sinks every split one walk finds; returns how many.
-fn sink_round(root: Op, context: &PassContext) -> usize {
-    let mut splits = Vec::new();
-    root.walk(&mut |op| {
-        if op.is_kind(OpKind::Split) && op.num_operands() == 1 && op.num_results() >= 2 {
-            splits.push(op);
-        }
-    });
-    // Ops a sink of this round erased (a split of the other operand is erased with the first).
-    let mut erased: HashSet<usize> = HashSet::new();
-    let mut sunk = 0;
-    for s in splits {
-        if erased.contains(&(s.0.ptr as usize)) {
-            continue;
-        }
-        match sink_plan(s) {
-            Sink::No => {}
-            Sink::Skip(reason) => context.report.skipped("dit-sink-split", s, reason),
-            Sink::Yes(plan) => {
-                if let Some(gone) = sink(s, plan, context) {
-                    erased.extend(gone.iter().map(|o| o.0.ptr as usize));
-                    sunk += 1;
-                }
-            }
-        }
+/// GMM): when every piece of split `s` feeds the same kind of op, the op runs once on the
+/// whole input and the split moves below it.
+fn sink_at(s: Op, rewriter: &Rewriter, context: &PassContext) -> bool {
+    if s.num_operands() != 1 || s.num_results() < 2 {
+        return false;
     }
-    sunk
+    match sink_plan(s) {
+        Sink::No => false,
+        Sink::Skip(reason) => {
+            context.report.skipped("dit-sink-split", s, reason);
+            false
+        }
+        Sink::Yes(plan) => sink(s, plan, rewriter, context),
+    }
 }
 
 /// The other operand of the binary ops a split sinks through.
@@ -277,10 +284,20 @@ fn sink_plan(s: Op) -> Sink {
 }
 
 /// Runs the consumers' op once on the whole input, before the first consumer, and splits its
-/// result; keeps the rewrite only when the cost model says it pays (a broadcast operand can
-/// make the result much larger than the input, and a split of a result that is not an offset
-/// view is a copy kernel). Returns the ops it erased, or `None` (and a skip) when it did not.
-fn sink(s: Op, plan: SinkPlan, context: &PassContext) -> Option<Vec<Op>> {
+/// result; rewrites only when the cost model says it pays (a broadcast operand can make the
+/// result much larger than the input, and a split of a result that is not an offset view is
+/// a copy kernel). Returns whether it rewrote; when it did not, it records a skip.
+fn sink(s: Op, plan: SinkPlan, rewriter: &Rewriter, context: &PassContext) -> bool {
+    sink_op(s, plan, rewriter, context).is_some()
+}
+
+/// The whole-input op and the split of its result that replace a sink's consumers.
+struct SunkOps {
+    whole: Op,
+    split: Op,
+}
+
+fn sink_op(s: Op, plan: SinkPlan, rewriter: &Rewriter, context: &PassContext) -> Option<()> {
     let x = s.operand(0);
     let other_split = match plan.binary {
         Some((_, Other::Split(t))) => Some(t),
@@ -320,42 +337,53 @@ fn sink(s: Op, plan: SinkPlan, context: &PassContext) -> Option<Vec<Op>> {
     };
     let attrs = first.attrs();
     let attr_refs: Vec<(&str, Attr)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let whole = create_op_before(
-        anchor,
-        &first.name(),
-        &operands,
-        &[first.result(0).ty().to_raw()],
-        &attr_refs,
-    );
-    whole.result(0).set_tensor_type(&shape, first.result(0));
     let types: Vec<_> = plan
         .users
         .iter()
         .map(|u| u.result(0).ty().to_raw())
         .collect();
     let ctx = anchor.context_raw();
-    let split = create_op_before(
-        anchor,
-        OpKind::Split.name(),
-        &[whole.result(0)],
-        &types,
-        &[
-            ("dim", Attr::i64(ctx, plan.out_dim as i64)),
-            ("sizes", anchor.i64_array_attr(&sizes)),
-        ],
-    );
+    let split_attrs = [
+        ("dim", Attr::i64(ctx, plan.out_dim as i64)),
+        ("sizes", anchor.i64_array_attr(&sizes)),
+    ];
+    // The whole-input op and its split, not yet in a block.
+    let build = || {
+        let whole = build_detached_op(
+            anchor,
+            &first.name(),
+            &operands,
+            &[first.result(0).ty().to_raw()],
+            &attr_refs,
+        );
+        whole.result(0).set_tensor_type(&shape, first.result(0));
+        let split = build_detached_op(
+            anchor,
+            OpKind::Split.name(),
+            &[whole.result(0)],
+            &types,
+            &split_attrs,
+        );
+        SunkOps { whole, split }
+    };
+
+    // The cost of the new ops depends on where the lowering places them, which depends on who
+    // reads them: measure them in place, with the consumers' readers rewired, then undo all of
+    // it. The trial leaves the IR as it was, so the driver need not know of it; the rewrite
+    // proper below goes through the rewriter.
+    let trial = build();
+    let trial_whole = insert_directly(anchor, trial.whole);
+    let trial_split = insert_directly(anchor, trial.split);
     for (i, u) in plan.users.iter().enumerate() {
-        u.result(0).replace_all_uses_with(split.result(i));
+        u.result(0).replace_all_uses_with(trial_split.result(i));
     }
-    // Measured after the rewiring: where the new ops are placed (per call or at load) depends
-    // on who reads them.
-    let rewritten = crate::analysis::cost::CallCost::of_ops(&[whole, split]);
+    let rewritten = crate::analysis::cost::CallCost::of_ops(&[trial_whole, trial_split]);
+    for (i, u) in plan.users.iter().enumerate() {
+        trial_split.result(i).replace_all_uses_with(u.result(0));
+    }
+    trial_split.erase();
+    trial_whole.erase();
     if let Err(why) = crate::analysis::cost::rewrite_pays(original, rewritten) {
-        for (i, u) in plan.users.iter().enumerate() {
-            split.result(i).replace_all_uses_with(u.result(0));
-        }
-        split.erase();
-        whole.erase();
         context.report.skipped(
             "dit-sink-split",
             s,
@@ -367,14 +395,21 @@ fn sink(s: Op, plan: SinkPlan, context: &PassContext) -> Option<Vec<Op>> {
         );
         return None;
     }
+
+    let SunkOps { whole, split } = build();
+    let whole = rewriter.insert_before(anchor, whole);
+    let split = rewriter.insert_before(anchor, split);
+    for (i, u) in plan.users.iter().enumerate() {
+        rewriter.replace_all_uses_with(u.result(0), split.result(i));
+    }
     let kind = first.name();
     let n = plan.users.len();
     for u in &plan.users {
-        u.erase();
+        rewriter.erase(*u);
     }
-    s.erase();
+    rewriter.erase(s);
     if let Some(t) = other_split {
-        t.erase();
+        rewriter.erase(t);
     }
     context.report.applied(
         "dit-sink-split",
@@ -384,90 +419,97 @@ fn sink(s: Op, plan: SinkPlan, context: &PassContext) -> Option<Vec<Op>> {
              then a dit.split with sizes {sizes:?}"
         ),
     );
-    Some(original_ops)
+    Some(())
 }
 
-/// Applies every merge one walk finds; returns how many. One walk indexes every cutter by the
-/// value it cuts, so a round costs one pass over the module however many trees there are.
-fn merge_round(root: Op, context: &PassContext) -> usize {
-    let mut inputs: Vec<Val> = Vec::new();
-    let mut by_input: HashMap<usize, Vec<Op>> = HashMap::new();
-    // Walk order keeps the program order of the ops of one block.
-    let mut position: HashMap<usize, usize> = HashMap::new();
-    root.walk(&mut |op| {
-        if is_cutter(op) && op.num_operands() == 1 {
-            position.insert(op.0.ptr as usize, position.len());
-            let x = op.operand(0);
-            by_input
-                .entry(x.key())
-                .or_insert_with(|| {
-                    inputs.push(x);
-                    Vec::new()
-                })
-                .push(op);
-        }
-    });
-    // Values of trees merged in this round: their cutters are gone (a piece of one tree is
-    // the input of a subtree listed after it, and must not be touched again).
-    let mut dead: HashSet<usize> = HashSet::new();
-    let mut merged = 0;
-    for x in inputs {
-        if dead.contains(&x.key()) {
-            continue;
-        }
-        let Some(t) = x.tensor() else { continue };
-        let rank = t.rank();
-        let Some(block) = block_of(x) else { continue };
-        let tree = tree_of(x, block, &by_input, &position);
-        let mut dims: Vec<usize> = Vec::new();
-        for op in &by_input[&x.key()] {
-            if let Some(d) = cut_dim(*op, rank) {
-                if !dims.contains(&d) {
-                    dims.push(d);
-                }
-            }
-        }
-        for d in dims {
-            let Some(size) = t.shape[d] else { continue };
-            if let Some(plan) = plan(x, d, size, &tree) {
-                for op in &tree {
-                    dead.extend(op.results().into_iter().map(|r| r.key()));
-                }
-                apply(x, d, &t.shape, plan, context);
-                merged += 1;
-                break;
+/// Puts the detached `op` right before `anchor`, outside any rewrite driver (for a trial the
+/// caller undoes before the driver looks again).
+fn insert_directly(anchor: Op, op: Op) -> Op {
+    // SAFETY: both ops are alive and the anchor is in a block (it consumes a split piece),
+    // which takes ownership of the unowned op.
+    unsafe {
+        mlir_sys::mlirBlockInsertOwnedOperationBefore(
+            mlir_sys::mlirOperationGetBlock(anchor.0),
+            anchor.0,
+            op.0,
+        )
+    };
+    op
+}
+
+/// Merges the tree cutter `c` belongs to. The trees tried are those of the values above `c`
+/// (the input of the topmost cutter of the chain of splits/slices that leads to `c`, then the
+/// values down that chain to `c`'s input): the widest tree that merges wins, as when the trees
+/// were tried in program order. Returns whether it merged.
+fn merge_at(c: Op, rewriter: &Rewriter, context: &PassContext) -> bool {
+    if c.num_operands() != 1 {
+        return false;
+    }
+    let block = c.block().map(|b| b.0.ptr);
+    let mut chain = vec![c.operand(0)];
+    while let Some(parent) = chain[chain.len() - 1]
+        .defining_op()
+        .filter(|p| is_cutter(*p) && p.num_operands() == 1 && p.block().map(|b| b.0.ptr) == block)
+    {
+        chain.push(parent.operand(0));
+    }
+    chain
+        .into_iter()
+        .rev()
+        .any(|x| merge_tree(x, rewriter, context))
+}
+
+/// Merges the tree of cutters of `x` along the first dim (of x's cutters, in program order)
+/// along which one merges; returns whether one did.
+fn merge_tree(x: Val, rewriter: &Rewriter, context: &PassContext) -> bool {
+    let Some(t) = x.tensor() else { return false };
+    let rank = t.rank();
+    let Some(block) = block_of(x) else {
+        return false;
+    };
+    let tree = tree_of(x, block);
+    let mut dims: Vec<usize> = Vec::new();
+    for op in tree.iter().filter(|op| op.operand(0) == x) {
+        if let Some(d) = cut_dim(*op, rank) {
+            if !dims.contains(&d) {
+                dims.push(d);
             }
         }
     }
-    merged
+    for d in dims {
+        let Some(size) = t.shape[d] else { continue };
+        if let Some(plan) = plan(x, d, size, &tree) {
+            apply(x, d, &t.shape, plan, rewriter, context);
+            return true;
+        }
+    }
+    false
 }
 
 /// The cutters of `x`'s tree in `block`: those of x, those of their pieces, and so on, in
 /// program order (parents before children, as `plan` needs).
-fn tree_of(
-    x: Val,
-    block: Block,
-    by_input: &HashMap<usize, Vec<Op>>,
-    position: &HashMap<usize, usize>,
-) -> Vec<Op> {
+fn tree_of(x: Val, block: Block) -> Vec<Op> {
     let mut tree: Vec<Op> = Vec::new();
     let mut frontier = vec![x];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     while let Some(v) = frontier.pop() {
-        for op in by_input.get(&v.key()).into_iter().flatten() {
+        for op in v.users() {
             let in_block = op.block().is_some_and(|b| b.0.ptr == block.0.ptr);
-            if in_block && seen.insert(op.0.ptr as usize) {
-                tree.push(*op);
+            if is_cutter(op) && op.num_operands() == 1 && in_block && seen.insert(op.0.ptr) {
+                tree.push(op);
                 frontier.extend(op.results());
             }
         }
     }
     // Program order keeps a parent before its children (a child reads the parent's result).
-    tree.sort_by_key(|o| {
-        position
-            .get(&(o.0.ptr as usize))
-            .copied()
-            .unwrap_or(usize::MAX)
+    tree.sort_by(|a, b| {
+        if a == b {
+            std::cmp::Ordering::Equal
+        } else if a.is_before_in_block(*b) {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Greater
+        }
     });
     tree
 }
@@ -690,11 +732,18 @@ fn boundaries(cutters: &[Cutter], active: &[bool], size: i64) -> Vec<i64> {
 
 /// Creates the merged split before the first cutter, rewires every piece that is still used
 /// to its result, and erases the cutters that became unused.
-fn apply(x: Val, d: usize, shape: &[Option<i64>], plan: Plan, context: &PassContext) {
+fn apply(
+    x: Val,
+    d: usize,
+    shape: &[Option<i64>],
+    plan: Plan,
+    rewriter: &Rewriter,
+    context: &PassContext,
+) {
     let anchor = plan.cutters[0].op;
     let ctx = anchor.context_raw();
     let types = vec![x.ty().to_raw(); plan.sizes.len()];
-    let split = create_op_before(
+    let split = build_detached_op(
         anchor,
         OpKind::Split.name(),
         &[x],
@@ -709,18 +758,19 @@ fn apply(x: Val, d: usize, shape: &[Option<i64>], plan: Plan, context: &PassCont
         piece_shape[d] = Some(*s);
         split.result(i).set_tensor_type(&piece_shape, x);
     }
+    let split = rewriter.insert_before(anchor, split);
     for c in &plan.cutters {
         for p in &c.pieces {
             if p.value.has_uses() {
                 if let Ok(atom) = plan.boundaries.binary_search(&p.start) {
-                    p.value.replace_all_uses_with(split.result(atom));
+                    rewriter.replace_all_uses_with(p.value, split.result(atom));
                 }
             }
         }
     }
     for c in plan.cutters.iter().rev() {
         if !c.op.has_uses() {
-            c.op.erase();
+            rewriter.erase(c.op);
         }
     }
     context.report.applied(

@@ -5,9 +5,12 @@
 //! attention reads [B, S, N, D] itself (layout "BSND"), so those transposes cost a kernel each
 //! for nothing. dit-canonicalize then cancels the transposes that meet.
 
-use crate::registry::{DitPass, PassContext, PassFailed};
+use crate::{
+    registry::{DitPass, PassContext, PassFailed},
+    transforms::greedy::{self, Pattern, Rewriter},
+};
 use dit_dialect::{
-    ir::{create_op_before, Attr, Op, Val},
+    ir::{build_detached_op, Attr, Op, Val},
     ops::{i64_array_attr, i64_attr, str_attr, OpKind},
     tensor::TensorInfo,
 };
@@ -18,31 +21,51 @@ pub struct SinkTranspose;
 
 impl DitPass for SinkTranspose {
     fn run(&mut self, module: Op, context: &PassContext) -> Result<(), PassFailed> {
-        // Each rewrite moves one transpose one op down (or into attention). A round visits the
-        // ops in program order, so a moved transpose meets its next consumer in the same
-        // round; rounds repeat to a fixed point, bounded by a rewrite budget. A rewrite erases
-        // only the transposes feeding the op it visits, which come before it: the rest of the
-        // round's list stays alive.
-        let mut budget = 100_000usize;
-        loop {
-            let mut ops = Vec::new();
-            module.walk(&mut |op| ops.push(op));
-            let mut changed = false;
-            for op in ops {
-                if budget == 0 {
-                    break;
-                }
-                if sink_once(op, context).is_some() {
-                    changed = true;
-                    budget -= 1;
-                }
-            }
-            if !changed || budget == 0 {
-                break;
-            }
-        }
+        // Each rewrite moves one transpose one op down (or into attention); the new transpose
+        // below the op is then visited by the driver and meets its next consumer. Every
+        // rewrite moves a transpose towards the end of its block, so the driver converges; the
+        // rewrite budget (per pass of the driver over the IR) bounds a pathological graph, as
+        // the hand-written loop's budget did.
+        let config = greedy::Config {
+            max_iterations: -1,
+            max_rewrites: 100_000,
+            fold: false,
+        };
+        greedy::apply(module, &patterns(), context, config);
         Ok(())
     }
+}
+
+/// Whether a transpose sinks through `kind`: elementwise unary ops (the op table) and cast map
+/// each element to itself; rms_norm and rope work on the last dim only.
+fn sinks_through(kind: OpKind) -> bool {
+    kind.is_unary() || matches!(kind, OpKind::Cast | OpKind::RmsNorm | OpKind::Rope)
+}
+
+/// One pattern per op kind a transpose moves below, plus concat and attention.
+fn patterns() -> Vec<Pattern<PassContext>> {
+    let below = OpKind::ALL
+        .into_iter()
+        .filter(|k| sinks_through(*k))
+        .map(|root| Pattern {
+            root,
+            benefit: 1,
+            rewrite: sink_below as greedy::RewriteFn<PassContext>,
+        });
+    below
+        .chain([
+            Pattern {
+                root: OpKind::Concat,
+                benefit: 1,
+                rewrite: sink_below_concat,
+            },
+            Pattern {
+                root: OpKind::Attention,
+                benefit: 1,
+                rewrite: fold_into_attention,
+            },
+        ])
+        .collect()
 }
 
 /// The perm of a single-use dit.transpose feeding `v`, with its input.
@@ -74,157 +97,178 @@ fn keeps_last(perm: &[i64]) -> bool {
     perm.last().is_some_and(|&p| p == perm.len() as i64 - 1)
 }
 
-/// A tensor type like `like`'s element type with `shape`.
-fn retype(v: Val, shape: &[Option<i64>], like: Val) {
-    v.set_tensor_type(shape, like);
-}
-
-/// Creates `transpose(x, perm)` before `anchor` and returns its result.
-fn make_transpose(anchor: Op, x: Val, perm: &[i64], out: &TensorInfo) -> Val {
-    let t = create_op_before(
-        anchor,
+/// Builds `transpose(x, perm)` of type `out`, located at `at`, not yet in a block.
+fn detached_transpose(at: Op, x: Val, perm: &[i64], out: &TensorInfo) -> Op {
+    let t = build_detached_op(
+        at,
         OpKind::Transpose.name(),
         &[x],
         &[x.ty().to_raw()],
-        &[("perm", anchor.i64_array_attr(perm))],
+        &[("perm", at.i64_array_attr(perm))],
     );
-    retype(t.result(0), &out.shape, x);
-    t.result(0)
+    t.result(0).set_tensor_type(&out.shape, x);
+    t
 }
 
-/// One rewrite at `op`, if one applies.
-fn sink_once(op: Op, context: &PassContext) -> Option<()> {
-    // Elementwise unary ops (the op table) and cast: each element maps to itself.
-    let elementwise = |k: OpKind| k.is_unary() || k == OpKind::Cast;
-    match op.kind()? {
-        n if elementwise(n) || n == OpKind::RmsNorm || n == OpKind::Rope => {
-            let (t, perm, x) = transposed(op.operand(0))?;
-            if !keeps_last(&perm) {
-                return None;
-            }
-            let xt = x.tensor()?;
-            // rope's tables broadcast over the transposed x: give them the inverse order, which
-            // only moves size-1 dims when they broadcast (then a reshape, a view).
-            let mut tables = Vec::new();
-            if n == OpKind::Rope {
-                for i in 1..3 {
-                    let table = op.operand(i);
-                    let tt = table.tensor()?;
-                    if tt.rank() != perm.len() {
-                        return None;
-                    }
-                    let shape = permute(&tt.shape, &inverse(&perm))?;
-                    let moved: Vec<i64> = tt
-                        .shape
-                        .iter()
-                        .filter(|d| **d != Some(1))
-                        .map(|d| d.unwrap_or(-1))
-                        .collect();
-                    let kept: Vec<i64> = shape
-                        .iter()
-                        .filter(|d| **d != Some(1))
-                        .map(|d| d.unwrap_or(-1))
-                        .collect();
-                    if moved != kept || tt.shape.iter().any(|d| d.is_none()) {
-                        return None;
-                    }
-                    tables.push((i, table, shape));
-                }
-            }
-            let result = op.result(0);
-            let out = result.tensor()?;
-            // op(T(x)) == T(op'(x)): op' runs on x's layout.
-            op.set_operand(0, x);
-            for (i, table, shape) in tables {
-                let r = create_op_before(
-                    op,
-                    OpKind::Reshape.name(),
-                    &[table],
-                    &[table.ty().to_raw()],
-                    &[],
-                );
-                retype(r.result(0), &shape, table);
-                op.set_operand(i, r.result(0));
-            }
-            let new_shape = permute(&out.shape, &inverse(&perm))?;
-            retype(result, &new_shape, result);
-            let _ = xt;
-            let after = op.next_in_block()?;
-            let back = make_transpose(after, result, &perm, &out);
-            result.replace_all_uses_except(back, back.defining_op()?);
-            t.erase();
-            report(context, op, format!("transpose moved below {n}"));
-            Some(())
-        }
-        OpKind::Concat => {
-            let inputs = op.operands();
-            let parts: Vec<(Op, Vec<i64>, Val)> = inputs
-                .iter()
-                .map(|v| transposed(*v))
-                .collect::<Option<_>>()?;
-            let perm = parts.first()?.1.clone();
-            if parts.iter().any(|p| p.1 != perm) {
-                return None;
-            }
-            let dim = i64_attr(op, "dim")?;
-            let rank = perm.len() as i64;
-            let d = if dim < 0 { dim + rank } else { dim };
-            let new_dim = *perm.get(usize::try_from(d).ok()?)?;
-            let result = op.result(0);
-            let out = result.tensor()?;
-            for (i, p) in parts.iter().enumerate() {
-                op.set_operand(i, p.2);
-            }
-            op.set_attr("dim", Attr::i64(op.context_raw(), new_dim));
-            retype(result, &permute(&out.shape, &inverse(&perm))?, result);
-            let after = op.next_in_block()?;
-            let back = make_transpose(after, result, &perm, &out);
-            result.replace_all_uses_except(back, back.defining_op()?);
-            for p in parts {
-                p.0.erase();
-            }
-            report(context, op, "transposes moved below concat".to_string());
-            Some(())
-        }
-        OpKind::Attention => {
-            const TO_BNSD: [i64; 4] = [0, 2, 1, 3];
-            // A mask (operand 3) stays as it is: its dims are [B|1, N|1, Q_S, KV_S] in every
-            // layout (aclnnFusedInferAttentionScoreV2.md: pseShiftOptional "(B,N,Q_S,KV_S) 或
-            // (1,N,Q_S,KV_S), 其中Q_S为query的shape中的S"; attenMaskOptional likewise by Q_S and
-            // KV_S), so only q, k and v change layout.
-            if str_attr(op, "layout").as_deref().unwrap_or("BNSD") != "BNSD"
-                || !(3..=4).contains(&op.num_operands())
-            {
-                return None;
-            }
-            let parts: Vec<(Op, Vec<i64>, Val)> = (0..3)
-                .map(|i| transposed(op.operand(i)))
-                .collect::<Option<_>>()?;
-            if parts.iter().any(|p| p.1 != TO_BNSD) {
-                return None;
-            }
-            let result = op.result(0);
-            let out = result.tensor()?;
-            for (i, p) in parts.iter().enumerate() {
-                op.set_operand(i, p.2);
-            }
-            op.set_attr("layout", Attr::string(op.context_raw(), "BSND"));
-            retype(result, &permute(&out.shape, &TO_BNSD)?, result);
-            let after = op.next_in_block()?;
-            let back = make_transpose(after, result, &TO_BNSD, &out);
-            result.replace_all_uses_except(back, back.defining_op()?);
-            for p in parts {
-                p.0.erase();
-            }
-            report(
-                context,
-                op,
-                "q, k, v head transposes folded into layout BSND".to_string(),
-            );
-            Some(())
-        }
-        _ => None,
+/// Gives `op` (already reading the untransposed inputs) its result in their layout,
+/// `new_shape`, and puts `transpose(result, perm)` (of the old type `out`) before `after`, the
+/// op that follows it, for every old user.
+fn transpose_back(
+    op: Op,
+    rewriter: &Rewriter,
+    after: Op,
+    perm: &[i64],
+    out: &TensorInfo,
+    new_shape: &[Option<i64>],
+) {
+    let result = op.result(0);
+    rewriter.set_result_type(op, result, new_shape, result);
+    let back = rewriter.insert_before(after, detached_transpose(after, result, perm, out));
+    rewriter.replace_all_uses_except(result, back.result(0), back);
+}
+
+/// A transpose feeding an elementwise op, rms_norm or rope moves below it:
+/// op(T(x)) == T(op'(x)), where op' runs on x's layout.
+fn sink_below(op: Op, rewriter: &Rewriter, context: &PassContext) -> bool {
+    sink_below_op(op, rewriter, context).is_some()
+}
+
+fn sink_below_op(op: Op, rewriter: &Rewriter, context: &PassContext) -> Option<()> {
+    let n = op.kind()?;
+    let (t, perm, x) = transposed(op.operand(0))?;
+    if !keeps_last(&perm) {
+        return None;
     }
+    x.tensor()?;
+    // rope's tables broadcast over the transposed x: give them the inverse order, which
+    // only moves size-1 dims when they broadcast (then a reshape, a view).
+    let mut tables = Vec::new();
+    if n == OpKind::Rope {
+        for i in 1..3 {
+            let table = op.operand(i);
+            let tt = table.tensor()?;
+            if tt.rank() != perm.len() {
+                return None;
+            }
+            let shape = permute(&tt.shape, &inverse(&perm))?;
+            let moved: Vec<i64> = tt
+                .shape
+                .iter()
+                .filter(|d| **d != Some(1))
+                .map(|d| d.unwrap_or(-1))
+                .collect();
+            let kept: Vec<i64> = shape
+                .iter()
+                .filter(|d| **d != Some(1))
+                .map(|d| d.unwrap_or(-1))
+                .collect();
+            if moved != kept || tt.shape.iter().any(|d| d.is_none()) {
+                return None;
+            }
+            tables.push((i, table, shape));
+        }
+    }
+    let out = op.result(0).tensor()?;
+    let new_shape = permute(&out.shape, &inverse(&perm))?;
+    let after = op.next_in_block()?;
+    // Everything is checked: from here on the rewrite always completes.
+    rewriter.set_operand(op, 0, x);
+    for (i, table, shape) in tables {
+        let r = build_detached_op(
+            op,
+            OpKind::Reshape.name(),
+            &[table],
+            &[table.ty().to_raw()],
+            &[],
+        );
+        r.result(0).set_tensor_type(&shape, table);
+        let r = rewriter.insert_before(op, r);
+        rewriter.set_operand(op, i, r.result(0));
+    }
+    transpose_back(op, rewriter, after, &perm, &out, &new_shape);
+    rewriter.erase(t);
+    report(context, op, format!("transpose moved below {n}"));
+    Some(())
+}
+
+/// Transposes of one perm feeding every piece of a concat move below it (the concat dim
+/// follows the perm).
+fn sink_below_concat(op: Op, rewriter: &Rewriter, context: &PassContext) -> bool {
+    sink_below_concat_op(op, rewriter, context).is_some()
+}
+
+fn sink_below_concat_op(op: Op, rewriter: &Rewriter, context: &PassContext) -> Option<()> {
+    let inputs = op.operands();
+    let parts: Vec<(Op, Vec<i64>, Val)> = inputs
+        .iter()
+        .map(|v| transposed(*v))
+        .collect::<Option<_>>()?;
+    let perm = parts.first()?.1.clone();
+    if parts.iter().any(|p| p.1 != perm) {
+        return None;
+    }
+    let dim = i64_attr(op, "dim")?;
+    let rank = perm.len() as i64;
+    let d = if dim < 0 { dim + rank } else { dim };
+    let new_dim = *perm.get(usize::try_from(d).ok()?)?;
+    let out = op.result(0).tensor()?;
+    let new_shape = permute(&out.shape, &inverse(&perm))?;
+    let after = op.next_in_block()?;
+    rewriter.modify(op, || {
+        for (i, p) in parts.iter().enumerate() {
+            op.set_operand(i, p.2);
+        }
+        op.set_attr("dim", Attr::i64(op.context_raw(), new_dim));
+    });
+    transpose_back(op, rewriter, after, &perm, &out, &new_shape);
+    for p in parts {
+        rewriter.erase(p.0);
+    }
+    report(context, op, "transposes moved below concat".to_string());
+    Some(())
+}
+
+/// The BNSD head transposes of q, k and v fold into attention's layout BSND.
+fn fold_into_attention(op: Op, rewriter: &Rewriter, context: &PassContext) -> bool {
+    fold_into_attention_op(op, rewriter, context).is_some()
+}
+
+fn fold_into_attention_op(op: Op, rewriter: &Rewriter, context: &PassContext) -> Option<()> {
+    const TO_BNSD: [i64; 4] = [0, 2, 1, 3];
+    // A mask (operand 3) stays as it is: its dims are [B|1, N|1, Q_S, KV_S] in every
+    // layout (aclnnFusedInferAttentionScoreV2.md: pseShiftOptional "(B,N,Q_S,KV_S) 或
+    // (1,N,Q_S,KV_S), 其中Q_S为query的shape中的S"; attenMaskOptional likewise by Q_S and
+    // KV_S), so only q, k and v change layout.
+    if str_attr(op, "layout").as_deref().unwrap_or("BNSD") != "BNSD"
+        || !(3..=4).contains(&op.num_operands())
+    {
+        return None;
+    }
+    let parts: Vec<(Op, Vec<i64>, Val)> = (0..3)
+        .map(|i| transposed(op.operand(i)))
+        .collect::<Option<_>>()?;
+    if parts.iter().any(|p| p.1 != TO_BNSD) {
+        return None;
+    }
+    let out = op.result(0).tensor()?;
+    let new_shape = permute(&out.shape, &TO_BNSD)?;
+    let after = op.next_in_block()?;
+    rewriter.modify(op, || {
+        for (i, p) in parts.iter().enumerate() {
+            op.set_operand(i, p.2);
+        }
+        op.set_attr("layout", Attr::string(op.context_raw(), "BSND"));
+    });
+    transpose_back(op, rewriter, after, &TO_BNSD, &out, &new_shape);
+    for p in parts {
+        rewriter.erase(p.0);
+    }
+    report(
+        context,
+        op,
+        "q, k, v head transposes folded into layout BSND".to_string(),
+    );
+    Some(())
 }
 
 fn report(context: &PassContext, op: Op, detail: String) {

@@ -12,3 +12,4 @@ pub mod dit_quantize;
 pub mod dit_sink_split;
 pub mod dit_sink_transpose;
 pub mod dit_verify;
+pub mod greedy;
