@@ -45,6 +45,7 @@ fn main() {
         "include/dit/DitOps.h",
         "include/dit-c/Dialects.h",
         "lib/DitDialect.cpp",
+        "lib/DitFolds.cpp",
         "lib/CAPI/Dialects.cpp",
         "build_llvm.rs",
     ] {
@@ -61,6 +62,7 @@ fn main() {
     cc::Build::new()
         .cpp(true)
         .file("lib/DitDialect.cpp")
+        .file("lib/DitFolds.cpp")
         .file("lib/CAPI/Dialects.cpp")
         .include("include")
         .include(&out)

@@ -19,12 +19,22 @@ func.func @twice(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
   return %2 : tensor<4x8xf32>
 }
 
-// Operands differ: nothing to merge.
-// CHECK-LABEL: func.func @different
-// CHECK: "dit.add"(%arg0, %arg1)
-// CHECK: "dit.add"(%arg1, %arg0)
-func.func @different(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// add and mul are Commutative in ODS: CSE merges add(a, b) with add(b, a).
+// CHECK-LABEL: func.func @commuted
+// CHECK-NEXT: %[[A:.*]] = "dit.add"(%arg0, %arg1)
+// CHECK-NEXT: return %[[A]], %[[A]]
+func.func @commuted(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %0 = "dit.add"(%a, %b) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   %1 = "dit.add"(%b, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// sub is not: nothing to merge.
+// CHECK-LABEL: func.func @different
+// CHECK: "dit.sub"(%arg0, %arg1)
+// CHECK: "dit.sub"(%arg1, %arg0)
+func.func @different(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = "dit.sub"(%a, %b) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = "dit.sub"(%b, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
 }

@@ -22,6 +22,9 @@
 //   table, with those flags, from these records.
 // - `Pure` on every op except dit.opaque (an op the dialect does not model: its effects are
 //   unknown) and dit.fused (as pure as its body: RecursiveMemoryEffects).
+// - Shape and type no-ops fold (`hasFolder`, lib/DitFolds.cpp), and add/mul are `Commutative`
+//   (MLIR's folding puts a constant operand on the right), so upstream `canonicalize` and
+//   every greedy rewrite do what dit-canonicalize does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,9 +80,9 @@ class Dit_XToResultOp<string mnemonic, string what, list<Trait> traits = []> :
 // Primitive ops (what a frontend produces)
 //===----------------------------------------------------------------------===//
 
-def Dit_AddOp : Dit_BinaryOp<"add", "lhs + rhs">;
+def Dit_AddOp : Dit_BinaryOp<"add", "lhs + rhs", [Dit_Elementwise, Commutative]>;
 def Dit_SubOp : Dit_BinaryOp<"sub", "lhs - rhs">;
-def Dit_MulOp : Dit_BinaryOp<"mul", "lhs * rhs">;
+def Dit_MulOp : Dit_BinaryOp<"mul", "lhs * rhs", [Dit_Elementwise, Commutative]>;
 def Dit_DivOp : Dit_BinaryOp<"div", "lhs / rhs">;
 def Dit_PowOp : Dit_BinaryOp<"pow", "lhs ** rhs">;
 
@@ -100,7 +103,9 @@ def Dit_GeluOp : Dit_UnaryOp<"gelu", "erf GELU or tanh GELU"> {
 }
 
 def Dit_CastOp : Dit_XToResultOp<"cast",
-    "convert to the result's element type (same shape)">;
+    "convert to the result's element type (same shape)"> {
+  let hasFolder = 1;
+}
 
 def Dit_ReduceMeanOp : Dit_XToResultOp<"reduce_mean", "mean over dims"> {
   let arguments = (ins AnyRankedTensor:$x, DenseI64ArrayAttr:$dims, BoolAttr:$keepdim);
@@ -118,15 +123,22 @@ def Dit_SoftmaxOp : Dit_Op<"softmax",
 }
 
 def Dit_ReshapeOp : Dit_XToResultOp<"reshape",
-    "new shape from the result type, same element count", [Dit_ViewLike]>;
+    "new shape from the result type, same element count", [Dit_ViewLike]> {
+  let hasFolder = 1;
+}
 def Dit_BroadcastOp : Dit_XToResultOp<"broadcast",
-    "numpy-broadcast x to the result shape", [Dit_ViewLike]>;
+    "numpy-broadcast x to the result shape", [Dit_ViewLike]> {
+  let hasFolder = 1;
+}
 def Dit_BitcastOp : Dit_XToResultOp<"bitcast",
-    "reinterpret the bits of x as the result type", [Dit_ViewLike]>;
+    "reinterpret the bits of x as the result type", [Dit_ViewLike]> {
+  let hasFolder = 1;
+}
 
 def Dit_TransposeOp : Dit_XToResultOp<"transpose",
     "permute dims: result dim i = x dim perm[i]"> {
   let arguments = (ins AnyRankedTensor:$x, DenseI64ArrayAttr:$perm);
+  let hasFolder = 1;
 }
 
 def Dit_SliceOp : Dit_XToResultOp<"slice", "x[start:end:step] along dim", [Dit_ViewLike]> {
@@ -144,6 +156,7 @@ def Dit_ConcatOp : Dit_Op<"concat", [Pure, Dit_RowWise]> {
   let summary = "concatenate along dim";
   let arguments = (ins Variadic<AnyRankedTensor>:$xs, I64Attr:$dim);
   let results = (outs AnyRankedTensor:$result);
+  let hasFolder = 1;
 }
 
 def Dit_MatmulOp : Dit_Op<"matmul", [Pure, Dit_Cube]> {
