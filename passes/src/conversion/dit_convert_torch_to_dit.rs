@@ -1,6 +1,6 @@
 //! `dit-convert-torch-to-dit`: imports a torch-mlir graph (the `torch` dialect in generic form,
 //! as torch-mlir's fx importer writes it) into the dit dialect, so that every graph imports
-//! whole: each aten op of the table in `torch/convert.rs` becomes dit ops, and every other op
+//! whole: each aten op of the tables in `torch/convert/` becomes dit ops, and every other op
 //! with tensor results becomes a `dit.opaque` that keeps the aten name (and the constant
 //! arguments), reported in the fusion report so that the coverage table can count them.
 //!
@@ -413,10 +413,16 @@ fn convert_op(op: Op, context: &PassContext, stats: &mut Stats) -> bool {
                     for (i, old) in node.olds.iter().enumerate() {
                         old.replace_all_uses_with(opaque.result(i));
                     }
+                    // An op outside the tables also says where the list of those that
+                    // convert is, and which overloads of it do.
+                    let note = match convert::lookup(short) {
+                        Some(_) => String::new(),
+                        None => convert::unsupported_note(short),
+                    };
                     context.report.skipped(
                         PATTERN,
                         op,
-                        format!("{short}: {reason}; kept as dit.opaque"),
+                        format!("{short}: {reason}; kept as dit.opaque{note}"),
                     );
                     true
                 }
@@ -839,9 +845,12 @@ mod tests {
         assert_eq!(names, ["dit.linear", "dit.opaque", "func.return"]);
         let skipped: Vec<_> = events.iter().filter(|e| !e.applied).collect();
         assert_eq!(skipped.len(), 1);
+        assert!(skipped[0].detail.starts_with(
+            "aten.tan: no dit op models it; kept as dit.opaque (dit-convert-torch-to-dit converts "
+        ));
         assert!(skipped[0]
             .detail
-            .starts_with("aten.tan: no dit op models it"));
+            .ends_with("torch ops, listed in docs/torch-ops.md)"));
     }
 
     #[test]
