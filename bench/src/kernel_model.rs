@@ -159,7 +159,10 @@ fn micro_op_cost(op: &MicroOp) -> u64 {
             UnaryOp::Erf => 10,
             UnaryOp::GeluErf => 13,
         },
-        MicroOp::Binary(..) | MicroOp::ExpandLast(_) | MicroOp::Slice { .. } => 1,
+        MicroOp::Binary(..)
+        | MicroOp::ExpandLast(_)
+        | MicroOp::RepeatEach { .. }
+        | MicroOp::Slice { .. } => 1,
         MicroOp::ConcatLast(_) | MicroOp::Round { .. } => 2,
         MicroOp::Rotate { .. } => 2,
         MicroOp::Rms { .. } => 4,

@@ -404,6 +404,22 @@ fn emit_node(c: &mut Code, nm: &Names<'_>, id: NodeId) {
                 nm.buf(*x)
             ));
         }
+        MicroOp::RepeatEach { x, times } => {
+            // One gather per row: the offsets are per destination element (as for rope's
+            // rotate), so a tile-wide gather would need a table as large as the tile.
+            let table = table_off(
+                nm.layout,
+                TableKind::RepeatEach {
+                    width: w,
+                    times: *times,
+                },
+            );
+            c.line(format!(
+                "for (uint32_t i = 0; i < {rows}; i++) Gather({}, {}, tables[{table}], 0, {w});",
+                nm.row(id, "i"),
+                nm.row(*x, "i")
+            ));
+        }
         MicroOp::Rms { x, eps } => {
             let (tt, st) = (t(0), t(1));
             let xb = nm.buf(*x);
@@ -681,6 +697,7 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
             .nodes
             .iter()
             .any(|n| matches!(n.op, MicroOp::Load { arg: a, .. } if a == arg))
+            || stage.segments.iter().any(|g| g.arg == arg)
     };
     let used_inputs: Vec<usize> = (0..plan.inputs.len()).filter(|a| loads_of(*a)).collect();
     let has_calc = layout.calc_row_elems > 0;
@@ -878,6 +895,7 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
                     (*w, format!("(j < {h}u ? j + {h}u : j - {h}u) * 4u"))
                 }
                 TableKind::Columns { offset, len } => (*len, format!("(j + {offset}u) * 4u")),
+                TableKind::RepeatEach { width, times } => (*width, format!("(j / {times}u) * 4u")),
             };
             c.line(format!(
                 "for (uint32_t j = 0; j < {len}; j++) tables.SetValue({off} + j, {expr});"
@@ -887,7 +905,9 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
             let (len, expr) = match kind {
                 TableKind::SwapPairs(w) => (*w, "j % 2u == 0u ? -1.0f : 1.0f".to_string()),
                 TableKind::SwapHalves(w) => (*w, format!("j < {}u ? -1.0f : 1.0f", w / 2)),
-                TableKind::Columns { .. } => unreachable!("signs belong to rotations"),
+                TableKind::Columns { .. } | TableKind::RepeatEach { .. } => {
+                    unreachable!("signs belong to rotations")
+                }
             };
             c.line(format!(
                 "for (uint32_t j = 0; j < {len}; j++) resident.SetValue({off} + j, {expr});"
@@ -985,6 +1005,22 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
                     "DataCopyPad(l{id}[q * {}], gmX{arg}[g * {w}], {}, {});",
                     nm.p(*id),
                     ext_params("1", w, ty, 0, true),
+                    pad_params(ty)
+                ));
+                c.close("}");
+            }
+        } else if rows.contiguous && stage.segments.iter().any(|g| g.node == *id) {
+            // Rows from several arguments (the operands of a concat along an outer dim): each
+            // segment the tile meets in one burst.
+            c.line("uint32_t end = row + n;");
+            for (start, stop, a, base) in stage.sources(*id) {
+                c.open(format!("if (row < {stop}u && end > {start}u) {{"));
+                c.line(format!("uint32_t lo = row > {start}u ? row : {start}u;"));
+                c.line(format!("uint32_t hi = end < {stop}u ? end : {stop}u;"));
+                c.line(format!(
+                    "DataCopyPad(l{id}[(lo - row) * {}], gmX{a}[({base}ull + (lo - {start}u)) * {w}], {}, {});",
+                    nm.p(*id),
+                    ext_params("(hi - lo)", w, ty, ub_gap(w, ty), true),
                     pad_params(ty)
                 ));
                 c.close("}");

@@ -75,6 +75,13 @@ pub enum TableKind {
     SwapPairs(usize),
     /// Halves swapped: j → j ± width/2.
     SwapHalves(usize),
+    /// Each element repeated `times` times: j → j / times.
+    RepeatEach {
+        /// Elements of the result row.
+        width: usize,
+        /// Copies of each element.
+        times: usize,
+    },
     /// Columns offset..offset + len: j → offset + j.
     Columns {
         /// First column.
@@ -289,6 +296,7 @@ fn in_place(op: &MicroOp) -> bool {
         | MicroOp::Round { .. } => true,
         MicroOp::Load { .. }
         | MicroOp::ExpandLast(_)
+        | MicroOp::RepeatEach { .. }
         | MicroOp::Slice { .. }
         | MicroOp::ConcatLast(_)
         | MicroOp::Rotate { .. } => false,
@@ -406,6 +414,15 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
                     TableKind::SwapHalves(node.width)
                 };
                 table(kind, node.width);
+            }
+            MicroOp::RepeatEach { times, .. } => {
+                table(
+                    TableKind::RepeatEach {
+                        width: node.width,
+                        times: *times,
+                    },
+                    node.width,
+                );
             }
             MicroOp::Slice { offset, len, .. } if offset % 8 != 0 => {
                 table(

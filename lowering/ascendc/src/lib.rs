@@ -98,8 +98,8 @@ pub struct Kernel {
     pub plan: plan::KernelPlan,
     /// Their UB layouts.
     pub layouts: Vec<layout::StageLayout>,
-    /// Columns per row chunk when whole rows did not fit the UB (the plan then sees each
-    /// last dim `w` as `[w / chunk, chunk]`).
+    /// Columns per row chunk when whole rows did not fit the UB, or were fewer than the
+    /// target's cores (the plan then sees each last dim `w` as `[w / chunk, chunk]`).
     pub chunk: Option<usize>,
     /// `<symbol>.cpp`.
     pub source: String,
@@ -184,7 +184,14 @@ fn plan_and_layout(
     fused: &FusedOp,
     target: &TargetSpec,
 ) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>), GenError> {
-    let mut plan = plan::plan(fused)?;
+    lay_out(plan::plan(fused)?, target)
+}
+
+/// The layouts of a plan's stages, checked to fit the target's UB.
+fn lay_out(
+    mut plan: plan::KernelPlan,
+    target: &TargetSpec,
+) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>), GenError> {
     let mut layouts: Vec<layout::StageLayout> = plan
         .stages
         .iter()
@@ -206,9 +213,115 @@ fn plan_and_layout(
     Ok((plan, layouts))
 }
 
+/// The plan and layouts of a group's kernel at the widest tile that fits the target's UB: whole
+/// rows, else (every op working column by column) the widest column chunk that fits.
+fn plan_fitting(
+    fused: &FusedOp,
+    target: &TargetSpec,
+) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>, Option<usize>), GenError> {
+    match plan_and_layout(fused, target) {
+        Ok((p, l)) => Ok((p, l, None)),
+        Err(GenError::Ub(whole_rows)) => plan::column_chunks(fused)
+            .into_iter()
+            .find_map(|c| {
+                plan_and_layout(&plan::chunk_columns(fused, c), target)
+                    .ok()
+                    .map(|(p, l)| (p, l, Some(c)))
+            })
+            .ok_or(GenError::Ub(whole_rows)),
+        Err(e) => Err(e),
+    }
+}
+
+/// How [`generate`] would tile a group, without writing its kernel: the question auto-fusion
+/// asks of every candidate group, so that a group it forms is one the generator lowers (same
+/// planner, same UB layout, same column chunking; no C++ is built).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fit {
+    /// Columns per chunk when whole rows do not fit (see [`Kernel::chunk`]).
+    pub chunk: Option<usize>,
+    /// UB bytes of the largest stage at one row (one chunk) per tile, fixed buffers included.
+    pub one_row_bytes: u64,
+}
+
+/// Whether the group's kernel fits `target`'s UB, and how ([`Fit`]); the error is the one
+/// [`generate`] would give.
+pub fn fit(fused: &FusedOp, target: &TargetSpec) -> Result<Fit, GenError> {
+    let (_, layouts, chunk) = plan_fitting(fused, target)?;
+    Ok(Fit {
+        chunk,
+        one_row_bytes: layouts.iter().map(|l| l.ub_bytes(1)).max().unwrap_or(0),
+    })
+}
+
+/// The narrowest column chunk [`spread_columns`] cuts rows into: 128 elements, so every row
+/// burst of a chunk is still at least 256 bytes (of a 16-bit type), whole 32-byte blocks.
+pub const MIN_SPREAD_CHUNK: usize = 128;
+
+/// Rows of the stage with the most rows (the tiling launches at most that many cores).
+fn max_rows(plan: &plan::KernelPlan) -> u64 {
+    plan.stages.iter().map(|s| s.rows).max().unwrap_or(1)
+}
+
+/// The plan, layouts and chunk of a kernel.
+type Planned = (plan::KernelPlan, Vec<layout::StageLayout>, Option<usize>);
+
+/// A group with fewer rows than the target has vector cores leaves cores idle, each busy core
+/// moving a whole row (Wan2.1's `[1, 6, 5120]` modulation add ran on 6 of 48 cores, 8x its
+/// roofline). When every op works column by column, its rows (`whole`, in chunks of `chunk`
+/// columns when whole rows did not fit) are cut into narrower column chunks
+/// ([`plan::column_chunks`]) so that every core gets a share: the widest chunk (at least
+/// [`MIN_SPREAD_CHUNK`] columns) that makes at least as many rows as cores, else the one that
+/// makes the most. `None` when the group has enough rows, cannot be cut, or no cut adds rows.
+fn spread_columns(
+    fused: &FusedOp,
+    target: &TargetSpec,
+    whole: &plan::KernelPlan,
+    chunk: Option<usize>,
+) -> Option<Planned> {
+    let rows = max_rows(whole);
+    if rows >= target.core_num {
+        return None;
+    }
+    let mut best: Option<Planned> = None;
+    for c in plan::column_chunks(fused) {
+        if chunk.is_some_and(|w| c >= w) {
+            continue;
+        }
+        if c < MIN_SPREAD_CHUNK {
+            break;
+        }
+        let Ok((p, l)) = plan_and_layout(&plan::chunk_columns(fused, c), target) else {
+            continue;
+        };
+        let r = max_rows(&p);
+        if best.as_ref().is_none_or(|(b, _, _)| r > max_rows(b)) {
+            best = Some((p, l, Some(c)));
+        }
+        if r >= target.core_num {
+            break;
+        }
+    }
+    best.filter(|(p, _, _)| max_rows(p) > rows)
+}
+
+/// Rows narrower than a UB row's 16-element padding ([`plan::fold_inner`]): the plan of the body
+/// with its last two dims folded into one, when it plans, fits the UB, and keeps as many rows
+/// as there are cores (or as the whole rows had). `None` otherwise.
+fn fold_rows(
+    fused: &FusedOp,
+    target: &TargetSpec,
+    whole: &plan::KernelPlan,
+) -> Option<(plan::KernelPlan, Vec<layout::StageLayout>)> {
+    let folded = plan::fold_inner(fused)?;
+    let (p, l) = lay_out(plan::plan_folded(&folded).ok()?, target).ok()?;
+    (max_rows(&p) >= target.core_num.min(max_rows(whole))).then_some((p, l))
+}
+
 /// Generates the kernel of one group, checking that a row fits the target's UB. When a whole
 /// row does not fit and every op of the group works column by column, rows are cut into the
-/// widest column chunks that fit (the chunk index becomes an outer dim of the tiling).
+/// widest column chunks that fit (the chunk index becomes an outer dim of the tiling); so are
+/// the rows of such a group when they are fewer than the target's cores ([`spread_columns`]).
 pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError> {
     for (what, name) in [("kernel", &fused.kernel), ("target", &target.name)] {
         if !is_safe_name(name) {
@@ -217,22 +330,32 @@ pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError
             )));
         }
     }
-    let (plan, layouts, chunk) = match plan_and_layout(fused, target) {
-        Ok((p, l)) => (p, l, None),
-        Err(GenError::Ub(whole_rows)) => plan::column_chunks(fused)
-            .into_iter()
-            .find_map(|c| {
-                plan_and_layout(&plan::chunk_columns(fused, c), target)
-                    .ok()
-                    .map(|(p, l)| (p, l, Some(c)))
-            })
-            .ok_or(GenError::Ub(whole_rows))?,
-        Err(e) => return Err(e),
+    let (plan, layouts, chunk) = plan_fitting(fused, target)?;
+    let (plan, layouts, chunk, spread) = match spread_columns(fused, target, &plan, chunk) {
+        Some((p, l, c)) => (p, l, c, true),
+        None => (plan, layouts, chunk, false),
+    };
+    let (plan, layouts, folded) = match chunk.is_none().then(|| fold_rows(fused, target, &plan)) {
+        Some(Some((p, l))) => (p, l, true),
+        _ => (plan, layouts, false),
     };
     let mut about = describe(fused);
+    if folded {
+        about.push_str(
+            "\n(the last two dims are folded into one row: rows of fewer than 16 elements)",
+        );
+    }
     if let Some(c) = chunk {
+        let why = if spread {
+            format!(
+                "wider chunks make fewer rows than the {} cores",
+                target.core_num
+            )
+        } else {
+            "a whole row does not fit the UB".to_string()
+        };
         about.push_str(&format!(
-            "\n(rows are cut into chunks of {c} columns: a whole row does not fit the UB)"
+            "\n(rows are cut into chunks of {c} columns: {why})"
         ));
     }
     // The UB fill and DDR traffic at the target's defaults (the generator's report).

@@ -123,6 +123,15 @@ pub enum MicroOp {
     Binary(BinaryOp, NodeId, NodeId),
     /// A one-element row repeated to the node's width (last-dim broadcast).
     ExpandLast(NodeId),
+    /// Each element of the row repeated `times` times (`[a, 1]` broadcast to `[a, b]` in a
+    /// body whose last two dims [`fold_inner`] made one): the node's width is the operand's
+    /// times `times`.
+    RepeatEach {
+        /// The rows.
+        x: NodeId,
+        /// Copies of each element.
+        times: usize,
+    },
     /// x·rsqrt(mean(x²) + eps) per row.
     Rms {
         /// The rows.
@@ -173,6 +182,7 @@ impl MicroOp {
             MicroOp::Load { .. } => vec![],
             MicroOp::Unary(_, x)
             | MicroOp::ExpandLast(x)
+            | MicroOp::RepeatEach { x, .. }
             | MicroOp::Rms { x, .. }
             | MicroOp::Standardize { x, .. }
             | MicroOp::Softmax(x)
@@ -237,6 +247,43 @@ pub struct Stage {
     pub nodes: Vec<Node>,
     /// The output rows it writes.
     pub stores: Vec<Store>,
+    /// Further sources of tile loads, in stage-row order: a stage merged from the boxes of a
+    /// concat along an outer dim ([`merge_stages`]) reads a load's rows from one argument up to
+    /// the first segment's `start`, from that segment's argument after it, and so on. Empty for
+    /// a stage of one box.
+    pub segments: Vec<Segment>,
+}
+
+/// Rows `start..` (up to the next segment of the node, or the stage's end) of a tile load read
+/// from argument `arg` at GM rows `base + (r - start)` (contiguous).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// The load node.
+    pub node: NodeId,
+    /// The first stage row of the segment.
+    pub start: u64,
+    /// The argument (kernel input) index, of the same element type as the node's own.
+    pub arg: usize,
+    /// GM row of the segment's first row.
+    pub base: u64,
+}
+
+impl Stage {
+    /// The sources of tile load `node`: `(first stage row, end, argument, GM row of the first)`,
+    /// in row order (one for a load without segments).
+    pub fn sources(&self, node: NodeId) -> Vec<(u64, u64, usize, u64)> {
+        let MicroOp::Load { arg, rows } = &self.nodes[node].op else {
+            return Vec::new();
+        };
+        let mut out = vec![(0, self.rows, *arg, rows.base)];
+        for seg in self.segments.iter().filter(|g| g.node == node) {
+            if let Some(last) = out.last_mut() {
+                last.1 = seg.start;
+            }
+            out.push((seg.start, self.rows, seg.arg, seg.base));
+        }
+        out
+    }
 }
 
 /// A kernel's plan: its signature and stages.
@@ -334,6 +381,9 @@ struct StageBuilder<'a> {
     expanded: HashMap<(NodeId, usize), NodeId>,
     /// The element type of the value being built (what `push` records).
     cur: DType,
+    /// The body's last two dims were folded into one ([`fold_inner`]): a row of `a` elements
+    /// against one of `a·b` is the `[a, 1]` operand broadcast to `[a, b]`.
+    repeat_each: bool,
 }
 
 impl StageBuilder<'_> {
@@ -454,7 +504,8 @@ impl StageBuilder<'_> {
         if w == width {
             return Ok(x);
         }
-        if w != 1 {
+        let repeat = self.repeat_each && w > 1 && width.is_multiple_of(w);
+        if w != 1 && !repeat {
             return Err(Stop::Refuse(format!(
                 "{note}: last dims {w} and {width} do not broadcast"
             )));
@@ -463,8 +514,16 @@ impl StageBuilder<'_> {
             return Ok(*n);
         }
         let invariant = self.inv(x);
+        let op = if repeat {
+            MicroOp::RepeatEach {
+                x,
+                times: width / w,
+            }
+        } else {
+            MicroOp::ExpandLast(x)
+        };
         let n = self.push(
-            MicroOp::ExpandLast(x),
+            op,
             width,
             invariant,
             format!("{note} (broadcast of the last dim)"),
@@ -864,6 +923,16 @@ fn gelu_kind(attrs: &Attrs, note: &str) -> Result<UnaryOp, Stop> {
 
 /// Plans the kernel of one `dit.fused` body.
 pub fn plan(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
+    plan_with(fused, false)
+}
+
+/// Plans the kernel of a body [`fold_inner`] made: a row of `a` elements against one of `a·b`
+/// is read as the `[a, 1]` operand broadcast to `[a, b]` ([`MicroOp::RepeatEach`]).
+pub fn plan_folded(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
+    plan_with(fused, true)
+}
+
+fn plan_with(fused: &FusedOp, repeat_each: bool) -> Result<KernelPlan, PlanError> {
     let fail = |message: String| PlanError {
         kernel: fused.kernel.clone(),
         message,
@@ -903,9 +972,22 @@ pub fn plan(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
             None => loops.push((key, vec![i])),
         }
     }
+    // Loops with the most rows first: a stage of one loop also stores the rows of another
+    // loop's outputs that it computes anyway (a concat's prefix yielded beside the norm of the
+    // whole concat), and that loop then only runs over the rows left ([`shared_stores`]).
+    let rows_of = |shape: &[usize]| shape.iter().map(|d| *d as u64).product::<u64>();
+    let mut order: Vec<usize> = (0..loops.len()).collect();
+    order.sort_by_key(|l| std::cmp::Reverse(rows_of(&loops[*l].0)));
+    let mut covered: Vec<Vec<Box>> = vec![Vec::new(); loops.len()];
+    let mut planned = vec![false; loops.len()];
     let mut stages = Vec::new();
-    for (loop_shape, outs) in &loops {
+    for &li in &order {
+        let (loop_shape, outs) = &loops[li];
+        planned[li] = true;
         let mut work = vec![(vec![0; loop_shape.len()], loop_shape.clone())];
+        for c in &covered[li] {
+            work = work.iter().flat_map(|b| box_minus(b, c)).collect();
+        }
         let mut done = Vec::new();
         while let Some((lo, ext)) = work.pop() {
             let mut b = StageBuilder {
@@ -918,9 +1000,20 @@ pub fn plan(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
                 memo: HashMap::new(),
                 expanded: HashMap::new(),
                 cur: DType::F32,
+                repeat_each,
             };
             match build_stage(&mut b, loop_shape, outs, &fused.yields) {
-                Ok(stores) => {
+                Ok(mut stores) => {
+                    for (mi, (shape, mouts)) in loops.iter().enumerate() {
+                        if planned[mi] {
+                            continue;
+                        }
+                        let extra = shared_stores(&b, shape, mouts, &fused.yields, &covered[mi]);
+                        if let Some(extra) = extra {
+                            stores.extend(extra);
+                            covered[mi].push((lo.clone(), ext.clone()));
+                        }
+                    }
                     let mut stage = Stage {
                         loop_shape: loop_shape.clone(),
                         rows: ext.iter().map(|e| *e as u64).product(),
@@ -929,6 +1022,7 @@ pub fn plan(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
                         ext,
                         nodes: b.nodes,
                         stores,
+                        segments: Vec::new(),
                     };
                     assign_groups(&mut stage);
                     let out_types: Vec<DType> =
@@ -951,7 +1045,18 @@ pub fn plan(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
             }
         }
         done.sort_by(|a, b| a.lo.cmp(&b.lo));
-        stages.extend(done);
+        // Boxes that only a concat's operands tell apart run as one stage.
+        let mut merged: Vec<Stage> = Vec::new();
+        for st in done {
+            match merged
+                .last()
+                .and_then(|m| merge_stages(m, &st, &fused.args))
+            {
+                Some(m) => *merged.last_mut().expect("a stage") = m,
+                None => merged.push(st),
+            }
+        }
+        stages.extend(merged);
     }
     Ok(KernelPlan {
         name: fused.kernel.clone(),
@@ -959,6 +1064,164 @@ pub fn plan(fused: &FusedOp) -> Result<KernelPlan, PlanError> {
         outputs: fused.yields.iter().map(|y| types[*y].clone()).collect(),
         stages,
     })
+}
+
+/// Two stages of one loop as one, when `b`'s box follows `a`'s along a loop dim `d` outside of
+/// which both boxes hold one index (so `b`'s rows follow `a`'s in stage-row order), and the two
+/// row programs differ only in where their tile loads read (a concat along an outer dim reads one
+/// operand in `a`, the next in `b`): every node the same but for the argument and base row of
+/// contiguous tile loads, which become [`Segment`]s, every store contiguous and continuing.
+/// One stage instead of two loads the invariant rows (a norm's scale and shift) once per core
+/// instead of once per core and stage, and splits the rows across the cores once (HiDream's
+/// `concat(256 text, 128 llama tokens)` → `ada_layer_norm` read its scale and shift twice on
+/// every core: 1.37x its roofline). `None` when they differ otherwise.
+pub fn merge_stages(a: &Stage, b: &Stage, inputs: &[TensorType]) -> Option<Stage> {
+    if a.group != 1 || b.group != 1 || a.loop_shape != b.loop_shape {
+        return None;
+    }
+    let rank = a.lo.len();
+    let d = (0..rank).find(|k| a.lo[*k] != b.lo[*k])?;
+    let follows = b.lo[d] == a.lo[d] + a.ext[d]
+        && (0..rank).all(|k| k == d || (a.lo[k] == b.lo[k] && a.ext[k] == b.ext[k]))
+        && (0..d).all(|k| a.ext[k] == 1);
+    if !follows || a.nodes.len() != b.nodes.len() || a.stores.len() != b.stores.len() {
+        return None;
+    }
+    let mut segments = a.segments.clone();
+    for (k, (x, y)) in a.nodes.iter().zip(&b.nodes).enumerate() {
+        let same = x.width == y.width
+            && x.invariant == y.invariant
+            && x.grouped == y.grouped
+            && x.dtype == y.dtype
+            && x.half == y.half;
+        if !same {
+            return None;
+        }
+        match (&x.op, &y.op) {
+            (MicroOp::Load { arg: xa, rows: xr }, MicroOp::Load { arg: ya, rows: yr })
+                if !x.invariant =>
+            {
+                if !xr.contiguous || !yr.contiguous || inputs[*xa].dtype != inputs[*ya].dtype {
+                    return None;
+                }
+                let (start, _, arg, base) = *a.sources(k).last().expect("a load has a source");
+                if !(arg == *ya && yr.base == base + (a.rows - start)) {
+                    segments.push(Segment {
+                        node: k,
+                        start: a.rows,
+                        arg: *ya,
+                        base: yr.base,
+                    });
+                }
+            }
+            (p, q) if p == q => {}
+            _ => return None,
+        }
+    }
+    for (x, y) in a.stores.iter().zip(&b.stores) {
+        let continues = x.output == y.output
+            && x.node == y.node
+            && x.rows.contiguous
+            && y.rows.contiguous
+            && y.rows.base == x.rows.base + a.rows;
+        if !continues {
+            return None;
+        }
+    }
+    let mut ext = a.ext.clone();
+    ext[d] += b.ext[d];
+    Some(Stage {
+        loop_shape: a.loop_shape.clone(),
+        lo: a.lo.clone(),
+        ext,
+        rows: a.rows + b.rows,
+        group: 1,
+        nodes: a.nodes.clone(),
+        stores: a.stores.clone(),
+        segments,
+    })
+}
+
+/// A box of loop rows: its first index and extent along each loop dim.
+type Box = (Vec<usize>, Vec<usize>);
+
+/// Whether two boxes share a row.
+fn box_meets(a: &Box, b: &Box) -> bool {
+    (0..a.0.len()).all(|d| b.0[d] < a.0[d] + a.1[d] && a.0[d] < b.0[d] + b.1[d])
+}
+
+/// `a` without `b`: at most two boxes per dim, disjoint, covering what `a` has outside `b`.
+fn box_minus(a: &Box, b: &Box) -> Vec<Box> {
+    if !box_meets(a, b) {
+        return vec![a.clone()];
+    }
+    let (lo, ext) = a;
+    let rank = lo.len();
+    let mut out = Vec::new();
+    let (mut lo, mut ext) = (lo.clone(), ext.clone());
+    for d in 0..rank {
+        let (s, e) = (lo[d], lo[d] + ext[d]);
+        let (bs, be) = (b.0[d].max(s), (b.0[d] + b.1[d]).min(e));
+        if bs > s {
+            let (mut l2, mut e2) = (lo.clone(), ext.clone());
+            e2[d] = bs - s;
+            l2[d] = s;
+            out.push((l2, e2));
+        }
+        if be < e {
+            let (mut l2, mut e2) = (lo.clone(), ext.clone());
+            l2[d] = be;
+            e2[d] = e - be;
+            out.push((l2, e2));
+        }
+        lo[d] = bs;
+        ext[d] = be - bs;
+    }
+    out
+}
+
+/// The stores of another loop's outputs (`outs`, over `shape`) that the stage being built
+/// computes anyway: when the stage's box lies inside that loop's rows (same rank), away from
+/// the rows already `covered` for it, and every one of those outputs is a node of the stage at
+/// its own row (the value through the identity map, as [`build_stage`] would read it), the stage
+/// stores them too and saves that loop a second pass over its inputs. `None` otherwise.
+fn shared_stores(
+    b: &StageBuilder<'_>,
+    shape: &[usize],
+    outs: &[usize],
+    yields: &[usize],
+    covered: &[Box],
+) -> Option<Vec<Store>> {
+    let m = b.lo.len();
+    if shape.len() != m || (0..m).any(|d| b.lo[d] + b.ext[d] > shape[d]) {
+        return None;
+    }
+    let here: Box = (b.lo.clone(), b.ext.clone());
+    if covered.iter().any(|c| box_meets(&here, c)) {
+        return None;
+    }
+    let mut stores = Vec::new();
+    for &o in outs {
+        let id = yields[o];
+        let (outer, _) = split_shape(&b.types[id].shape);
+        let p = outer.len();
+        let map: Vec<DimMap> = (0..p)
+            .map(|j| {
+                if j + m < p {
+                    DimMap::Fixed(0)
+                } else {
+                    b.var(j + m - p, 0)
+                }
+            })
+            .collect();
+        let node = *b.memo.get(&(id, map.clone()))?;
+        stores.push(Store {
+            output: o,
+            node,
+            rows: b.row_map(outer, &map),
+        });
+    }
+    Some(stores)
 }
 
 /// The most rows one group may hold: a tile moves at least one group, and a DataCopyPad moves at
@@ -1240,6 +1503,75 @@ pub fn chunk_columns(fused: &FusedOp, chunk: usize) -> FusedOp {
         op.results = op.results.iter().map(split).collect();
     }
     out
+}
+
+/// Ops that work element by element with operands of the result's shape up to numpy
+/// broadcasting: a body of only these may have its last two dims folded ([`fold_inner`]).
+const ELEMENTWISE: &[OpKind] = &[
+    OpKind::Add,
+    OpKind::Sub,
+    OpKind::Mul,
+    OpKind::Div,
+    OpKind::Neg,
+    OpKind::Exp,
+    OpKind::Sqrt,
+    OpKind::Rsqrt,
+    OpKind::Tanh,
+    OpKind::Erf,
+    OpKind::Sigmoid,
+    OpKind::Silu,
+    OpKind::Relu,
+    OpKind::Gelu,
+    OpKind::FastGelu,
+    OpKind::Cast,
+    OpKind::MulsAdd,
+    OpKind::SiluMul,
+];
+
+/// The body with its last two dims `[a, b]` folded into one row of `a·b` elements, for a body
+/// whose rows are narrower than a UB row's 16-element padding (HiDream's rotary groups: x
+/// `[S, H, 64, 1]` against cos/sin `[S, 1, 64, 2]`, rows of 1 and 2 elements, so a tile row
+/// moved 4 or 8 bytes, was padded to 16 elements, and the tables, following the 64 pairs, were
+/// read once per row). Every value must be elementwise ([`ELEMENTWISE`]), of rank ≥ 2, with the
+/// same `a > 1` as its next-to-last dim and a last dim of 1 or `b` (the widest, 2..=15): then a
+/// folded row of `a` elements against one of `a·b` can only be the `[a, 1]` operand broadcast
+/// to `[a, b]`, which [`plan_folded`] plans as [`MicroOp::RepeatEach`]. The bytes are the same
+/// (row-major), only the rows change. `None` when the body does not qualify.
+pub fn fold_inner(fused: &FusedOp) -> Option<FusedOp> {
+    if fused
+        .ops
+        .iter()
+        .any(|op| !OpKind::from_name(&op.name).is_some_and(|k| ELEMENTWISE.contains(&k)))
+    {
+        return None;
+    }
+    let all: Vec<&TensorType> = fused
+        .args
+        .iter()
+        .chain(fused.ops.iter().flat_map(|op| &op.results))
+        .collect();
+    let b = all.iter().filter_map(|t| t.shape.last().copied()).max()?;
+    let a = all.first()?.shape.iter().rev().nth(1).copied()?;
+    let ok = |t: &TensorType| {
+        let n = t.shape.len();
+        n >= 2 && t.shape[n - 2] == a && (t.shape[n - 1] == 1 || t.shape[n - 1] == b)
+    };
+    if !(2..crate::layout::ROW_ALIGN).contains(&b) || a < 2 || !all.iter().all(|t| ok(t)) {
+        return None;
+    }
+    let fold = |t: &TensorType| {
+        let mut shape = t.shape.clone();
+        let last = shape.pop().expect("rank >= 2");
+        let next = shape.pop().expect("rank >= 2");
+        shape.push(next * last);
+        TensorType::new(t.dtype, shape)
+    };
+    let mut out = fused.clone();
+    out.args = fused.args.iter().map(fold).collect();
+    for op in &mut out.ops {
+        op.results = op.results.iter().map(fold).collect();
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -170,3 +170,172 @@ fn f16_elementwise_chains_stay_in_half() {
     assert!(common::same_bits(&got[0], &expected[0]));
     common::generate_build_check("half", &[group.to_string()]);
 }
+
+/// A column-wise group with fewer rows than the target's cores (Wan2.1's `[1, 6, 5120]`
+/// modulation add, which ran on 6 of 48 cores) is cut into column chunks that give every core
+/// rows: the widest chunk of at least 128 columns making 48 rows or more, here 160 columns of
+/// 1280 (8 chunks of each of the 6 rows), and it still matches the reference.
+#[test]
+fn few_rows_are_cut_into_column_chunks_for_the_cores() {
+    let group = r#"{"kernel": "fused_few_rows_0", "body": {
+        "args": [{"dtype": "bf16", "shape": [1, 6, 1280]}, {"dtype": "f32", "shape": [1, 6, 1280]}],
+        "ops": [
+          {"name": "dit.cast", "operands": [0], "results": [{"dtype": "f32", "shape": [1, 6, 1280]}]},
+          {"name": "dit.add", "operands": [1, 2], "results": [{"dtype": "f32", "shape": [1, 6, 1280]}]}],
+        "yield": [3]}}"#;
+    let target = common::target();
+    assert_eq!(target.core_num, 48);
+    let k = dit_ascendc::generate_from_json(group, &target).unwrap();
+    assert_eq!(k.chunk, Some(160));
+    assert!(
+        k.source.contains("fewer rows than the 48 cores"),
+        "{}",
+        k.source
+    );
+    let t = k.tiling(target.ub_bytes, target.core_num).unwrap();
+    assert_eq!((t.block_dim, t.stages[0].rows), (48, 48));
+    // Each input is still read once.
+    let st = k.stats(target.ub_bytes, target.core_num).unwrap();
+    assert_eq!(st.ddr_read_bytes, st.input_bytes);
+    // With enough rows for the cores, rows stay whole.
+    let many = group.replace("[1, 6, 1280]", "[1, 60, 1280]");
+    assert_eq!(
+        dit_ascendc::generate_from_json(&many, &target)
+            .unwrap()
+            .chunk,
+        None
+    );
+    common::generate_build_check("few_rows", &[group.to_string()]);
+}
+
+/// A group yielding a concat's prefix beside the norm of the whole concat (HiDream's
+/// `concat(concat(x, e), l)` → `ada_layer_norm`, which yields the inner concat too): the
+/// norm's stages store the prefix's rows as they load them, so every input row is loaded once
+/// (the prefix's own loop, which would load x and e again, has no rows left); the boxes of a
+/// concat that differ only in the argument a load reads run as one stage; and the kernel
+/// matches the reference.
+#[test]
+fn an_output_inside_another_loop_is_stored_by_its_stages() {
+    let group = r#"{"kernel": "fused_shared_rows_0", "body": {
+        "args": [{"dtype": "bf16", "shape": [1, 5, 40]}, {"dtype": "bf16", "shape": [1, 3, 40]},
+                 {"dtype": "bf16", "shape": [1, 2, 40]}, {"dtype": "bf16", "shape": [1, 1, 40]},
+                 {"dtype": "bf16", "shape": [1, 1, 40]}],
+        "ops": [
+          {"name": "dit.concat", "operands": [0, 1], "attrs": {"dim": 1},
+           "results": [{"dtype": "bf16", "shape": [1, 8, 40]}]},
+          {"name": "dit.concat", "operands": [5, 2], "attrs": {"dim": 1},
+           "results": [{"dtype": "bf16", "shape": [1, 10, 40]}]},
+          {"name": "dit.ada_layer_norm", "operands": [6, 3, 4], "attrs": {"epsilon": 1e-6},
+           "results": [{"dtype": "bf16", "shape": [1, 10, 40]}]}],
+        "yield": [5, 7]}}"#;
+    let target = common::target();
+    let k = dit_ascendc::generate_from_json(group, &target).unwrap();
+    // The norm's loop only: its boxes of x and e run as one stage that stores both outputs
+    // (x's rows, then e's, in one tile loop), the box of l as a second that stores the norm.
+    assert_eq!(k.plan.stages.len(), 2, "{:#?}", k.plan.stages);
+    assert_eq!(k.plan.stages[0].segments.len(), 1);
+    let rows_loaded = |arg: usize| -> u64 {
+        k.plan
+            .stages
+            .iter()
+            .flat_map(|s| (0..s.nodes.len()).flat_map(move |n| s.sources(n)))
+            .filter(|(_, _, a, _)| *a == arg)
+            .map(|(start, stop, _, _)| stop - start)
+            .sum()
+    };
+    assert_eq!((rows_loaded(0), rows_loaded(1), rows_loaded(2)), (5, 3, 2));
+    let stored = |out: usize| -> u64 {
+        k.plan
+            .stages
+            .iter()
+            .flat_map(|s| s.stores.iter().map(move |st| (s.rows, st.output)))
+            .filter(|(_, o)| *o == out)
+            .map(|(r, _)| r)
+            .sum()
+    };
+    assert_eq!((stored(0), stored(1)), (8, 10));
+    common::generate_build_check("shared_rows", &[group.to_string()]);
+    // The comparison sees a segment read from the wrong argument.
+    let mut wrong = k.clone();
+    let seg = "gmX1[(0ull + (lo - 5u)) * 40]";
+    assert!(wrong.source.contains(seg), "{}", wrong.source);
+    wrong.source = wrong
+        .source
+        .replacen(seg, "gmX0[(0ull + (lo - 5u)) * 40]", 1);
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dit_ascendc::cpu_model::build(dir.path(), std::slice::from_ref(&wrong), &target);
+    let lib = dit_ascendc::cpu_model::Library::open(&lib.unwrap()).unwrap();
+    let inputs = common::inputs(&k.fused, 5);
+    let refs: Vec<Option<&dit_runtime::Tensor>> = inputs.iter().map(Some).collect();
+    let expected = k.fused.run_cpu(&refs).unwrap();
+    let result = common::check_once(&lib, &wrong, 3, target.ub_bytes as u32, &inputs, &expected);
+    assert!(result.is_err(), "the wrong segment passed");
+}
+
+/// Rows narrower than a UB row's 16 elements (HiDream's rotary groups: x `[S, H, A, 1]`
+/// against cos/sin `[S, 1, A, 2]`, rows of 1 and 2 elements) have their last two dims folded
+/// into one: rows of `A` and `2A` elements, x broadcast by a gather that repeats each element
+/// twice, and the tables, no longer following the innermost loop dim, grouped over the heads,
+/// so the kernel reads less than the unfolded one (which read each table row once per head)
+/// and still matches the reference.
+#[test]
+fn narrow_rows_fold_their_last_two_dims() {
+    let group = r#"{"kernel": "fused_rotary_0", "body": {
+        "args": [{"dtype": "f32", "shape": [1, 64, 1, 8, 2]}, {"dtype": "f32", "shape": [1, 64, 3, 8, 1]},
+                 {"dtype": "f32", "shape": [1, 64, 1, 8, 2]}, {"dtype": "f32", "shape": [1, 64, 3, 8, 1]}],
+        "ops": [
+          {"name": "dit.mul", "operands": [0, 1], "results": [{"dtype": "f32", "shape": [1, 64, 3, 8, 2]}]},
+          {"name": "dit.mul", "operands": [2, 3], "results": [{"dtype": "f32", "shape": [1, 64, 3, 8, 2]}]},
+          {"name": "dit.add", "operands": [4, 5], "results": [{"dtype": "f32", "shape": [1, 64, 3, 8, 2]}]},
+          {"name": "dit.mul", "operands": [1, 3], "results": [{"dtype": "f32", "shape": [1, 64, 3, 8, 1]}]}],
+        "yield": [6, 7]}}"#;
+    let target = common::target();
+    let k = dit_ascendc::generate_from_json(group, &target).unwrap();
+    assert!(k.source.contains("folded"), "{}", k.source);
+    let stage = &k.plan.stages[0];
+    assert_eq!((stage.rows, stage.group), (64 * 3, 3));
+    assert!(stage.nodes.iter().any(|n| matches!(
+        n.op,
+        dit_ascendc::plan::MicroOp::RepeatEach { times: 2, .. }
+    )));
+    assert!(k.source.contains("(j / 2u) * 4u"), "{}", k.source);
+    // The unfolded kernel, for comparison: rows of 1 and 2 elements, tables read per row.
+    let f = dit_runtime::fused::FusedOp::parse(group).unwrap();
+    let whole = dit_ascendc::plan::plan(&f).unwrap();
+    assert_eq!(whole.stages[0].rows, 64 * 3 * 8);
+    let layouts: Vec<_> = whole
+        .stages
+        .iter()
+        .map(|s| dit_ascendc::layout::layout(&whole, s))
+        .collect();
+    let unfolded =
+        dit_ascendc::stats::stats(&whole, &layouts, target.ub_bytes, target.core_num).unwrap();
+    let folded = k.stats(target.ub_bytes, target.core_num).unwrap();
+    assert_eq!(folded.input_bytes, unfolded.input_bytes);
+    assert!(
+        folded.ddr_read_bytes < unfolded.ddr_read_bytes,
+        "folded {} B, unfolded {} B",
+        folded.ddr_read_bytes,
+        unfolded.ddr_read_bytes
+    );
+    // A body with a broadcast along the next-to-last dim does not fold (its folded rows of
+    // 1 element against 16 would not be a repeat of each element).
+    let along = r#"{"kernel": "fused_along_0", "body": {
+        "args": [{"dtype": "f32", "shape": [4, 8, 2]}, {"dtype": "f32", "shape": [4, 1, 1]}],
+        "ops": [{"name": "dit.mul", "operands": [0, 1], "results": [{"dtype": "f32", "shape": [4, 8, 2]}]}],
+        "yield": [2]}}"#;
+    let along = dit_runtime::fused::FusedOp::parse(along).unwrap();
+    assert!(dit_ascendc::plan::fold_inner(&along).is_none());
+    common::generate_build_check("rotary", &[group.to_string()]);
+    // The comparison sees a gather that repeats the wrong elements.
+    let mut wrong = k.clone();
+    wrong.source = wrong.source.replacen("(j / 2u) * 4u", "(j % 8u) * 4u", 1);
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dit_ascendc::cpu_model::build(dir.path(), std::slice::from_ref(&wrong), &target);
+    let lib = dit_ascendc::cpu_model::Library::open(&lib.unwrap()).unwrap();
+    let inputs = common::inputs(&k.fused, 5);
+    let refs: Vec<Option<&dit_runtime::Tensor>> = inputs.iter().map(Some).collect();
+    let expected = k.fused.run_cpu(&refs).unwrap();
+    let result = common::check_once(&lib, &wrong, 4, target.ub_bytes as u32, &inputs, &expected);
+    assert!(result.is_err(), "the wrong gather passed");
+}
