@@ -140,8 +140,11 @@ with its reason, goes to the fusion report.",
         summary: "Group chains of vector ops into dit.fused kernels (graph-autofusion)",
         description: "Seed 004's four steps for the vector ops the patterns left: scan producer/consumer \
 counts; grow write-after-read chains along values with exactly one user; check each group against \
-the target's Unified Buffer at the smallest legal tile (one 32-byte aligned row of the last dim per \
-live tensor, double buffered; a group that does not fit is split in block order); keep a group only \
+the target's Unified Buffer as the Ascend C generator tiles it (its planner and UB layout: one row per \
+tile, or one column chunk of a row when every op works column by column; a body the generator does \
+not plan, such as an i1 or i64 value, is checked at one 32-byte aligned row of the last dim per live \
+tensor, double buffered; a group that does not fit is split in block order into the longest \
+prefixes that do); keep a group only \
 when the DDR bytes it saves (intermediates no longer written and read back) are at least \
 min-benefit of its DDR bytes. Each group becomes one dit.fused region (captured values as \
 operands, dit.yield of the values used outside, kernel name fused_<function>_<n>). Grouped: the \
@@ -155,7 +158,10 @@ producer is a vector op reading no more bytes than it writes, with only vector u
 recomputed for each user; a value with several users may stay in a group as an extra output when all its other users \
 come after the group (it is written once either way; the in-group users no longer read it back); \
 and sibling kernels that read the same tensor (through views) and do not depend on each other \
-merge into one multi-output kernel when the union fits the UB (one launch instead of several). \
+merge into one multi-output kernel when the union fits the UB (one launch instead of several; for \
+min-benefit each launch saved counts as the DDR bytes the target moves in its launch overhead). \
+Before grouping, a one-operand elementwise op reading a reshape (its only user) of a vector op's \
+result moves before the reshape, so that it can join that op's kernel. \
 Every final group, however it was formed, keeps the blacklist for each producer -> consumer pair \
 of its members and passes min-benefit, where a tensor several members read counts as read once; \
 the only exception is the one-op group of an op whose library entry launches several kernels \

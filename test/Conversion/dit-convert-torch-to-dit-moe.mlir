@@ -87,6 +87,49 @@ func.func @moe_routing_raised(%probs: !torch.vtensor<[4,3],f32>, %x: !torch.vten
 
 // -----
 
+// The graph narrows the tokens per expert to int32 (torch._grouped_mm's offsets) and widens
+// them back (dit.grouped_matmul's int64 group list): each is a count of the 8 routed pairs,
+// so the narrowing is exact and the round trip folds to the init op's own result. The int32
+// value keeps its reader.
+// CHECK-LABEL: func.func @moe_routing_int32_offsets
+// CHECK: %[[R:.*]]:3 = "dit.moe_init_routing"
+// CHECK: %[[N:.*]] = "dit.cast"(%[[R]]#2) : (tensor<3xi64>) -> tensor<3xi32>
+// CHECK-NOT: "dit.cast"
+// CHECK: return %{{.*}}, %[[R]]#2, %[[N]]
+func.func @moe_routing_int32_offsets(%probs: !torch.vtensor<[4,3],f32>, %x: !torch.vtensor<[4,6],f32>) -> (!torch.vtensor<[4,6],f32>, !torch.vtensor<[3],si64>, !torch.vtensor<[3],si32>) {
+  %none = "torch.constant.none"() : () -> !torch.none
+  %false = "torch.constant.bool"() <{value = false}> : () -> !torch.bool
+  %true = "torch.constant.bool"() <{value = true}> : () -> !torch.bool
+  %c0 = "torch.constant.int"() <{value = 0 : i64}> : () -> !torch.int
+  %c1 = "torch.constant.int"() <{value = 1 : i64}> : () -> !torch.int
+  %c2 = "torch.constant.int"() <{value = 2 : i64}> : () -> !torch.int
+  %cm1 = "torch.constant.int"() <{value = -1 : i64}> : () -> !torch.int
+  %c8 = "torch.constant.int"() <{value = 8 : i64}> : () -> !torch.int
+  %v:2 = "torch.aten.topk"(%probs, %c2, %cm1, %true, %false) : (!torch.vtensor<[4,3],f32>, !torch.int, !torch.int, !torch.bool, !torch.bool) -> (!torch.vtensor<[4,2],f32>, !torch.vtensor<[4,2],si64>)
+  %l8 = "torch.prim.ListConstruct"(%c8) : (!torch.int) -> !torch.list<int>
+  %flat = "torch.aten.view"(%v#1, %l8) : (!torch.vtensor<[4,2],si64>, !torch.list<int>) -> !torch.vtensor<[8],si64>
+  %l81 = "torch.prim.ListConstruct"(%c8, %c1) : (!torch.int, !torch.int) -> !torch.list<int>
+  %wflat = "torch.aten.view"(%v#0, %l81) : (!torch.vtensor<[4,2],f32>, !torch.list<int>) -> !torch.vtensor<[8,1],f32>
+  %order = "torch.operator"(%flat, %true, %cm1, %false) {name = "torch.aten.argsort.stable"} : (!torch.vtensor<[8],si64>, !torch.bool, !torch.int, !torch.bool) -> !torch.vtensor<[8],si64>
+  %zeros = "torch.vtensor.literal"() <{value = dense<0> : tensor<3xsi64>}> : () -> !torch.vtensor<[3],si64>
+  %ones = "torch.vtensor.literal"() <{value = dense<1> : tensor<8xsi64>}> : () -> !torch.vtensor<[8],si64>
+  %counts = "torch.aten.scatter_add"(%zeros, %c0, %flat, %ones) : (!torch.vtensor<[3],si64>, !torch.int, !torch.vtensor<[8],si64>, !torch.vtensor<[8],si64>) -> !torch.vtensor<[3],si64>
+  %ends = "torch.aten.cumsum"(%counts, %c0, %none) : (!torch.vtensor<[3],si64>, !torch.int, !torch.none) -> !torch.vtensor<[3],si64>
+  %token = "torch.aten.floor_divide.Scalar"(%order, %c2) : (!torch.vtensor<[8],si64>, !torch.int) -> !torch.vtensor<[8],si64>
+  %rows = "torch.aten.index_select"(%x, %c0, %token) : (!torch.vtensor<[4,6],f32>, !torch.int, !torch.vtensor<[8],si64>) -> !torch.vtensor<[8,6],f32>
+  %ws = "torch.aten.index_select"(%wflat, %c0, %order) : (!torch.vtensor<[8,1],f32>, !torch.int, !torch.vtensor<[8],si64>) -> !torch.vtensor<[8,1],f32>
+  %y = "torch.aten.mul.Tensor"(%rows, %ws) : (!torch.vtensor<[8,6],f32>, !torch.vtensor<[8,1],f32>) -> !torch.vtensor<[8,6],f32>
+  %acc = "torch.vtensor.literal"() <{value = dense<0.0> : tensor<4x6xf32>}> : () -> !torch.vtensor<[4,6],f32>
+  %out = "torch.operator"(%acc, %c0, %token, %y, %c1) {name = "torch.aten.index_add"} : (!torch.vtensor<[4,6],f32>, !torch.int, !torch.vtensor<[8],si64>, !torch.vtensor<[8,6],f32>, !torch.int) -> !torch.vtensor<[4,6],f32>
+  %c3 = "torch.constant.int"() <{value = 3 : i64}> : () -> !torch.int
+  %c4 = "torch.constant.int"() <{value = 4 : i64}> : () -> !torch.int
+  %ends32 = "torch.aten._to_copy"(%ends, %c3, %none, %none, %none, %false, %none) : (!torch.vtensor<[3],si64>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.bool, !torch.none) -> !torch.vtensor<[3],si32>
+  %ends64 = "torch.aten._to_copy"(%ends32, %c4, %none, %none, %none, %false, %none) : (!torch.vtensor<[3],si32>, !torch.int, !torch.none, !torch.none, !torch.none, !torch.bool, !torch.none) -> !torch.vtensor<[3],si64>
+  return %out, %ends64, %ends32 : !torch.vtensor<[4,6],f32>, !torch.vtensor<[3],si64>, !torch.vtensor<[3],si32>
+}
+
+// -----
+
 // ----- renormalised routing weights (w / Σw) are the finalize scales -----
 // CHECK-LABEL: func.func @moe_routing_renormalised
 // CHECK: %[[TK:.*]]:2 = "dit.topk"(%arg0)

@@ -29,17 +29,19 @@ func.func @blacklist_across_sibling_merge(%x: tensor<8x64xf32>, %y: tensor<8x64x
 // -----
 
 // Two kernels on the two halves of %x share no tensor and no intermediate: one launch would
-// move the same bytes, so the merge saves 0% and min-benefit (20%) refuses it.
+// move the same bytes and save one launch overhead. A launch (10 us at 1.6 TB/s on the
+// default target) counts as 16 MB saved; against these 100 MB that is 16%, below min-benefit
+// (20%), which refuses the merge.
 // CHECK-LABEL: func.func @siblings_saving_nothing
 // CHECK-NOT: "dit.fused"
 // CHECK: return
-// REPORT: skipped at {{.*}}seed-fidelity-auto-fuse-level2.mlir:[[@LINE+5]]:8: sibling merge: 2 ops would save 0% of their DDR bytes, below min-benefit 20%
-func.func @siblings_saving_nothing(%x: tensor<16x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
-  %a = "dit.slice"(%x) {dim = 0 : i64, start = 0 : i64, end = 8 : i64, step = 1 : i64} : (tensor<16x64xf32>) -> tensor<8x64xf32>
-  %b = "dit.slice"(%x) {dim = 0 : i64, start = 8 : i64, end = 16 : i64, step = 1 : i64} : (tensor<16x64xf32>) -> tensor<8x64xf32>
-  %e = "dit.exp"(%a) : (tensor<8x64xf32>) -> tensor<8x64xf32>
-  %n = "dit.neg"(%b) : (tensor<8x64xf32>) -> tensor<8x64xf32>
-  return %e, %n : tensor<8x64xf32>, tensor<8x64xf32>
+// REPORT: skipped at {{.*}}seed-fidelity-auto-fuse-level2.mlir:[[@LINE+5]]:8: sibling merge: 2 ops would save 0% of their DDR bytes and 1 launch (worth 16%), below min-benefit 20%
+func.func @siblings_saving_nothing(%x: tensor<12288x1024xf32>) -> (tensor<6144x1024xf32>, tensor<6144x1024xf32>) {
+  %a = "dit.slice"(%x) {dim = 0 : i64, start = 0 : i64, end = 6144 : i64, step = 1 : i64} : (tensor<12288x1024xf32>) -> tensor<6144x1024xf32>
+  %b = "dit.slice"(%x) {dim = 0 : i64, start = 6144 : i64, end = 12288 : i64, step = 1 : i64} : (tensor<12288x1024xf32>) -> tensor<6144x1024xf32>
+  %e = "dit.exp"(%a) : (tensor<6144x1024xf32>) -> tensor<6144x1024xf32>
+  %n = "dit.neg"(%b) : (tensor<6144x1024xf32>) -> tensor<6144x1024xf32>
+  return %e, %n : tensor<6144x1024xf32>, tensor<6144x1024xf32>
 }
 
 // -----
@@ -62,7 +64,9 @@ func.func @siblings_sharing_a_read(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, t
 // exp is recomputed for each of its two users. With the default min-benefit each copy joins
 // its user and the kernel computes exp once. With min-benefit 0.9 no copy joins its user: the
 // recomputation is undone (the copies used to stay, sibling-merged into a kernel that yielded
-// one value twice, "dit.yield"(%2, %2)) and nothing fuses.
+// one value twice, "dit.yield"(%2, %2)); exp stays alone, and neg and sqrt, which both read
+// it, merge into one kernel of two distinct outputs (a launch saved on tensors this small is
+// worth more than 90% of their bytes).
 // CHECK-LABEL: func.func @recompute_that_fails
 // CHECK: %[[F:.*]]:2 = "dit.fused"(%arg0)
 // CHECK-COUNT-1: "dit.exp"
@@ -70,13 +74,14 @@ func.func @siblings_sharing_a_read(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, t
 // CHECK: %[[N:.*]] = "dit.neg"
 // CHECK-NEXT: %[[S:.*]] = "dit.sqrt"
 // CHECK-NEXT: "dit.yield"(%[[N]], %[[S]])
-// REPORT: applied at {{.*}}seed-fidelity-auto-fuse-level2.mlir:[[@LINE+10]]:8: recomputed dit.exp for each of its 2 users
+// REPORT: applied at {{.*}}seed-fidelity-auto-fuse-level2.mlir:[[@LINE+11]]:8: recomputed dit.exp for each of its 2 users
 // STRICT-LABEL: func.func @recompute_that_fails
 // STRICT: %[[E:.*]] = "dit.exp"(%arg0)
 // STRICT-NOT: "dit.exp"
-// STRICT-NOT: "dit.fused"
-// STRICT: "dit.neg"(%[[E]])
-// STRICT: "dit.sqrt"(%[[E]])
+// STRICT: "dit.fused"(%[[E]])
+// STRICT: %[[N:.*]] = "dit.neg"
+// STRICT-NEXT: %[[S:.*]] = "dit.sqrt"
+// STRICT-NEXT: "dit.yield"(%[[N]], %[[S]])
 // STRICT-REPORT-NOT: recomputed
 // STRICT-REPORT: skipped at {{.*}}seed-fidelity-auto-fuse-level2.mlir:[[@LINE+4]]:8: 3 ops would save 33% of their DDR bytes, below min-benefit 90%
 func.func @recompute_that_fails(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {

@@ -205,3 +205,80 @@ func.func @auto_fuse_prepack_cast(%x: tensor<2x8x32xbf16>, %cos: tensor<8x32xf32
   %e = "dit.exp"(%r) : (tensor<2x8x32xbf16>) -> tensor<2x8x32xbf16>
   return %e : tensor<2x8x32xbf16>
 }
+
+// -----
+
+// The UB check is the Ascend C generator's: six live f32 rows of 5120 (40 KiB each, double
+// buffered: 240 KiB) do not fit the 192 KiB UB as whole rows, which the per-tensor row model
+// cut into two kernels; every op works column by column, so the generator cuts the rows into
+// column chunks and one kernel holds the chain (Wan2.1's f32 residual chains).
+// CHECK-LABEL: func.func @wide_rows_in_column_chunks
+// CHECK-COUNT-1: "dit.fused"
+// CHECK-NOT: "dit.fused"
+// CHECK: return
+// REPORT: applied at {{.*}}dit-auto-fuse.mlir:[[@LINE+6]]:8: fused_wide_rows_in_column_chunks_0: mul -> add -> mul -> exp -> neg (5 ops, 1 output), UB {{[0-9]+}} B at the smallest tile
+func.func @wide_rows_in_column_chunks(%x: tensor<4x5120xf32>, %y: tensor<4x5120xf32>, %z: tensor<4x5120xf32>, %w: tensor<4x5120xf32>) -> tensor<4x5120xf32> {
+  %a = "dit.mul"(%x, %y) : (tensor<4x5120xf32>, tensor<4x5120xf32>) -> tensor<4x5120xf32>
+  %b = "dit.add"(%a, %z) : (tensor<4x5120xf32>, tensor<4x5120xf32>) -> tensor<4x5120xf32>
+  %c = "dit.mul"(%b, %w) : (tensor<4x5120xf32>, tensor<4x5120xf32>) -> tensor<4x5120xf32>
+  %d = "dit.exp"(%c) : (tensor<4x5120xf32>) -> tensor<4x5120xf32>
+  %e = "dit.neg"(%d) : (tensor<4x5120xf32>) -> tensor<4x5120xf32>
+  return %e : tensor<4x5120xf32>
+}
+
+// -----
+
+// A norm needs whole rows: over 16384-wide f32 rows the same kind of chain does not fit the
+// UB even as one row, and the generator cannot cut a reduction into column chunks. The chain
+// is cut where the generator can still tile it: the elementwise head is one kernel (in column
+// chunks), the norm stays a library kernel.
+// CHECK-LABEL: func.func @norm_row_too_wide
+// CHECK: %[[F:.*]] = "dit.fused"(%arg0, %arg1, %arg2)
+// CHECK: "dit.mul"
+// CHECK: "dit.add"
+// CHECK-NOT: "dit.rms_norm"
+// CHECK: "dit.yield"
+// CHECK: "dit.rms_norm"(%[[F]], %arg3)
+// REPORT: skipped at {{.*}}dit-auto-fuse.mlir:[[@LINE+4]]:8: 3 ops do not fit the UB as the Ascend C generator tiles them: one row needs {{[0-9]+}} B
+func.func @norm_row_too_wide(%x: tensor<2x16384xf32>, %y: tensor<2x16384xf32>, %z: tensor<2x16384xf32>, %g: tensor<16384xf32>) -> tensor<2x16384xf32> {
+  %a = "dit.mul"(%x, %y) : (tensor<2x16384xf32>, tensor<2x16384xf32>) -> tensor<2x16384xf32>
+  %b = "dit.add"(%a, %z) : (tensor<2x16384xf32>, tensor<2x16384xf32>) -> tensor<2x16384xf32>
+  %n = "dit.rms_norm"(%b, %g) {epsilon = 1.0e-6 : f32} : (tensor<2x16384xf32>, tensor<16384xf32>) -> tensor<2x16384xf32>
+  return %n : tensor<2x16384xf32>
+}
+
+// -----
+
+// A cast of a reshape of a vector op's result moves before the reshape (elementwise ops
+// commute with it; both are as costly either way) and joins its producer's kernel: HiDream's
+// `rms_norm -> reshape to heads -> cast to f32`. The reshape follows, down at its user.
+// CHECK-LABEL: func.func @cast_over_reshape
+// CHECK: %[[F:.*]] = "dit.fused"(%arg0, %arg1)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: "dit.rms_norm"
+// CHECK-NEXT: "dit.cast"{{.*}} -> tensor<8x256xf32>
+// CHECK-NEXT: "dit.yield"
+// CHECK: %[[R:.*]] = "dit.reshape"(%[[F]]) : (tensor<8x256xf32>) -> tensor<8x4x64xf32>
+// CHECK-NEXT: return %[[R]]
+// REPORT: applied at {{.*}}dit-auto-fuse.mlir:[[@LINE+4]]:8: dit.cast moved before the reshape of its operand, into reach of its producer's kernel
+func.func @cast_over_reshape(%x: tensor<8x256xbf16>, %g: tensor<256xbf16>) -> tensor<8x4x64xf32> {
+  %n = "dit.rms_norm"(%x, %g) {epsilon = 1.0e-6 : f32} : (tensor<8x256xbf16>, tensor<256xbf16>) -> tensor<8x256xbf16>
+  %r = "dit.reshape"(%n) : (tensor<8x256xbf16>) -> tensor<8x4x64xbf16>
+  %c = "dit.cast"(%r) : (tensor<8x4x64xbf16>) -> tensor<8x4x64xf32>
+  return %c : tensor<8x4x64xf32>
+}
+
+// -----
+
+// The reshape has another user, so the cast stays where it is (the other user needs the
+// value as it was).
+// CHECK-LABEL: func.func @reshape_read_twice
+// CHECK: %[[N:.*]] = "dit.rms_norm"(%arg0, %arg1)
+// CHECK-NEXT: %[[R:.*]] = "dit.reshape"(%[[N]])
+// CHECK-NEXT: "dit.cast"(%[[R]])
+func.func @reshape_read_twice(%x: tensor<8x256xbf16>, %g: tensor<256xbf16>) -> (tensor<8x4x64xf32>, tensor<8x4x64xbf16>) {
+  %n = "dit.rms_norm"(%x, %g) {epsilon = 1.0e-6 : f32} : (tensor<8x256xbf16>, tensor<256xbf16>) -> tensor<8x256xbf16>
+  %r = "dit.reshape"(%n) : (tensor<8x256xbf16>) -> tensor<8x4x64xbf16>
+  %c = "dit.cast"(%r) : (tensor<8x4x64xbf16>) -> tensor<8x4x64xf32>
+  return %c, %r : tensor<8x4x64xf32>, tensor<8x4x64xbf16>
+}

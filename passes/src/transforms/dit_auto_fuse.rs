@@ -2,6 +2,10 @@
 //! producer/consumer counts, grow write-after-read chains (a value with several users ends a
 //! chain), check each group against the target's Unified Buffer, keep it only when it saves
 //! enough DDR traffic, and turn it into one `dit.fused` region (one generated vector kernel).
+//! The UB check is the Ascend C generator's own (`dit_ascendc::fit`: its planner, its UB
+//! layout with buffer reuse, and its column chunking of rows too wide for the UB), so every
+//! group formed is one the generator lowers; bodies the generator does not plan (an i1 mask,
+//! i64 indices) fall back to a per-tensor row model.
 //! At aggressive level 2 a shared value may also stay in a group as an extra output, and
 //! sibling kernels that read the same tensors merge. Row-wise library vector kernels (norms,
 //! rope, concat) join chains; Cube ops (matmul, linear, attention, the fused matmuls) never do.
@@ -44,6 +48,118 @@ pub fn is_vector_op(op: Op) -> bool {
 
 /// Alignment of one UB row (bytes).
 const UB_ALIGN: u64 = 32;
+
+/// Whether a group's kernel fits the Unified Buffer: the question of the chain cut, the sibling
+/// merge and the final check alike.
+struct UbModel {
+    /// The target as the generator sees it, with the pass's budget as its UB.
+    spec: dit_ascendc::TargetSpec,
+    budget: u64,
+    /// DDR bytes the target moves in one launch overhead (hbm_bytes_per_s x
+    /// launch_overhead_ns): what a launch saved by a sibling merge is worth.
+    launch_bytes: u64,
+}
+
+impl UbModel {
+    /// `Ok(bytes)`: the group fits, with the UB bytes of its smallest tile (one row, or one
+    /// column chunk of a row, of the generator's largest stage); `Err(reason)` otherwise.
+    ///
+    /// The generator's plan decides when it can plan the body: it reuses a buffer once its
+    /// value is dead, keeps broadcast rows resident, and cuts rows into column chunks when a
+    /// whole row does not fit and every op works column by column, none of which the row
+    /// model below sees (it took Wan2.1's 5120-wide f32 chains apart that the generator tiles
+    /// by chunks, and let through a LayerNorm-modulate group of which not one row fits). A body
+    /// it does not plan (an element type it refuses) gets no Ascend C kernel either way; for
+    /// those the row model keeps the decision it always made.
+    fn fit(&self, members: &[Op]) -> Result<u64, String> {
+        let shape = shape_of(members);
+        if let Some(fused) = generator_body(members, &shape) {
+            match dit_ascendc::fit(&fused, &self.spec) {
+                Ok(fit) => return Ok(fit.one_row_bytes),
+                Err(dit_ascendc::GenError::Ub(e)) => {
+                    return Err(format!(
+                        "{} ops do not fit the UB as the Ascend C generator tiles them: one row needs {} B ({} fixed + {} per row), over {} B",
+                        members.len(),
+                        e.need,
+                        e.fixed,
+                        e.row,
+                        self.budget
+                    ))
+                }
+                Err(_) => {}
+            }
+        }
+        if shape.ub_bytes <= self.budget {
+            Ok(shape.ub_bytes)
+        } else {
+            Err(format!(
+                "{} ops need {} B of UB, over {} B",
+                members.len(),
+                shape.ub_bytes,
+                self.budget
+            ))
+        }
+    }
+}
+
+/// The group as the body the lowering hands the generator (`dit_lower_to_aclnn::fused_body`
+/// of the `dit.fused` it would become): the captured inputs as arguments, the members in
+/// order, the outputs yielded. A dynamic outer dim counts as 1 (the tiling loops over outer
+/// dims at run time; only a row's width decides the fit). `None` when a value has no runtime
+/// encoding or an attribute does not lower.
+fn generator_body(members: &[Op], shape: &GroupShape) -> Option<dit_runtime::fused::FusedOp> {
+    use dit_runtime::{fused::BodyOp, TensorType};
+    let ty = |v: Val| -> Option<TensorType> {
+        let t = v.tensor()?;
+        let dims = t
+            .shape
+            .iter()
+            .map(|d| usize::try_from(d.unwrap_or(1)).ok())
+            .collect::<Option<Vec<usize>>>()?;
+        Some(TensorType::new(t.elem.dtype()?, dims))
+    };
+    let mut ids: HashMap<usize, usize> = HashMap::new();
+    let mut args = Vec::with_capacity(shape.inputs.len());
+    for v in &shape.inputs {
+        ids.insert(v.key(), ids.len());
+        args.push(ty(*v)?);
+    }
+    let mut ops = Vec::with_capacity(members.len());
+    for op in members {
+        let operands = crate::conversion::dit_lower_to_aclnn::operand_slots(*op)
+            .into_iter()
+            .map(|slot| match slot {
+                Some(v) => ids.get(&v.key()).copied().map(Some),
+                None => Some(None),
+            })
+            .collect::<Option<Vec<Option<usize>>>>()?;
+        let results = op
+            .results()
+            .into_iter()
+            .map(ty)
+            .collect::<Option<Vec<TensorType>>>()?;
+        ops.push(BodyOp {
+            name: op.name(),
+            operands,
+            attrs: crate::conversion::dit_lower_to_aclnn::runtime_attrs(*op).ok()?,
+            results,
+        });
+        for r in op.results() {
+            ids.insert(r.key(), ids.len());
+        }
+    }
+    let yields = shape
+        .outputs
+        .iter()
+        .map(|v| ids.get(&v.key()).copied())
+        .collect::<Option<Vec<usize>>>()?;
+    Some(dit_runtime::fused::FusedOp {
+        kernel: "auto_fuse_candidate".to_string(),
+        args,
+        ops,
+        yields,
+    })
+}
 
 /// The pass's options.
 pub fn options() -> Vec<PassOptionInfo> {
@@ -197,8 +313,10 @@ impl AutoFuse {
 
     /// Whether a final group may become one kernel: the blacklist holds and it saves enough
     /// DDR bytes, or it is the one-op group of an op whose library entry launches several
-    /// kernels (its benefit is fewer launches). `Err` is the reason, for the report.
-    fn final_check(&self, members: &[Op]) -> Result<(), String> {
+    /// kernels (its benefit is fewer launches). `kernels` is how many kernels a sibling merge
+    /// joined into it (1: none): each launch it saves counts as `launch_bytes` saved (below).
+    /// `Err` is the reason, for the report.
+    fn final_check(&self, members: &[Op], kernels: usize, launch_bytes: u64) -> Result<(), String> {
         if members.len() == 1 && several_launches(members[0]) {
             return Ok(());
         }
@@ -209,9 +327,27 @@ impl AutoFuse {
             ));
         }
         let benefit = benefit(members);
-        if benefit < self.min_benefit {
+        // A sibling merge's kernels move no fewer bytes for being one launch, but each launch
+        // saved is the target's launch overhead (seed 004 counts its ~10 us per launch as
+        // saved time; the perf model adds it per launch): as DDR bytes, what the bandwidth
+        // moves in that time. The merged kernel moves no more bytes than its parts did, so
+        // this only weighs launches against the user's min-benefit, never makes a kernel
+        // costlier by the cost model.
+        let saved_launches = kernels.saturating_sub(1) as u64;
+        let total = shape_of(members).total_bytes.max(1);
+        let credit = saved_launches.saturating_mul(launch_bytes) as f64 / total as f64;
+        if benefit + credit < self.min_benefit {
+            let launches = if saved_launches == 0 {
+                String::new()
+            } else {
+                format!(
+                    " and {saved_launches} launch{} (worth {:.0}%)",
+                    if saved_launches == 1 { "" } else { "es" },
+                    credit * 100.0
+                )
+            };
             return Err(format!(
-                "{} ops would save {:.0}% of their DDR bytes, below min-benefit {:.0}%",
+                "{} ops would save {:.0}% of their DDR bytes{launches}, below min-benefit {:.0}%",
                 members.len(),
                 benefit * 100.0,
                 self.min_benefit * 100.0
@@ -338,6 +474,19 @@ impl AutoFuse {
         } else {
             context.target.ub_bytes
         };
+        let ub = UbModel {
+            spec: dit_ascendc::TargetSpec::with_vector_cores(
+                context.target.name,
+                budget,
+                context.target.vector_cores,
+            ),
+            budget,
+            launch_bytes: (context.target.hbm_bytes_per_s as u128
+                * context.target.launch_overhead_ns as u128
+                / 1_000_000_000)
+                .try_into()
+                .unwrap_or(u64::MAX),
+        };
         let mut funcs = Vec::new();
         module.walk(&mut |op| {
             if op.is("func.func") {
@@ -351,6 +500,9 @@ impl AutoFuse {
                 .unwrap_or_default();
             let mut kernel_index = 0;
             for block in func.region_blocks(0) {
+                for (op, detail) in self.hoist_over_reshapes(&block.ops()) {
+                    context.report.applied("dit-auto-fuse", op, detail);
+                }
                 let mut recomputes = if self.level == 2 {
                     self.recompute_branches(&block.ops())
                 } else {
@@ -360,7 +512,7 @@ impl AutoFuse {
                 // did not is undone and the block partitioned again without it.
                 let (groups, skips) = loop {
                     let mut skips = Vec::new();
-                    let groups = self.partition(&block.ops(), budget, &mut skips);
+                    let groups = self.partition(&block.ops(), &ub, &mut skips);
                     let (kept, failed): (Vec<_>, Vec<_>) =
                         recomputes.into_iter().partition(|r| r.succeeded(&groups));
                     recomputes = kept;
@@ -386,14 +538,7 @@ impl AutoFuse {
                     );
                 }
                 for (group, siblings) in groups {
-                    self.fuse(
-                        group,
-                        siblings,
-                        &func_name,
-                        &mut kernel_index,
-                        budget,
-                        context,
-                    );
+                    self.fuse(group, siblings, &func_name, &mut kernel_index, &ub, context);
                 }
             }
         }
@@ -402,6 +547,78 @@ impl AutoFuse {
 }
 
 impl AutoFuse {
+    /// A one-operand elementwise op (a cast, most often) that reads a reshape of a vector
+    /// op's result is moved before the reshape: `u(reshape(p))` becomes `reshape(u(p))`.
+    /// Elementwise ops commute with a reshape (same elements, same order), the reshape is a
+    /// view either way and `u` moves the same bytes, so nothing gets costlier; but a reshape
+    /// ends a chain (a kernel's body has no views), and before it `u` chains with the op that
+    /// computes `p`. HiDream's q/k casts around its rope (`rms_norm -> reshape -> cast`,
+    /// `rope -> reshape -> cast`) were four kernels of their own. Only a reshape whose one
+    /// user is `u` moves (another user still needs the value as it was).
+    fn hoist_over_reshapes(&self, ops: &[Op]) -> Vec<(Op, String)> {
+        let mut done = Vec::new();
+        for &u in ops {
+            if !self.is_candidate(u)
+                || u.num_operands() != 1
+                || !u
+                    .kind()
+                    .is_some_and(|k| k.is_elementwise() || k == OpKind::Cast)
+            {
+                continue;
+            }
+            let r = u.operand(0);
+            let Some(reshape) = r.defining_op().filter(|d| d.is_kind(OpKind::Reshape)) else {
+                continue;
+            };
+            let p = reshape.operand(0);
+            if r.use_count() != 1
+                || reshape.parent() != u.parent()
+                || !p
+                    .defining_op()
+                    .is_some_and(|d| d.parent() == u.parent() && self.is_candidate(d))
+            {
+                continue;
+            }
+            let (Some(before), Some(after)) = (p.tensor(), r.tensor()) else {
+                continue;
+            };
+            let moved = u.clone_before(reshape);
+            moved.set_operand(0, p);
+            let value = moved.result(0);
+            value.set_tensor_type(&before.shape, u.result(0));
+            u.result(0).replace_all_uses_with(r);
+            u.erase();
+            reshape.set_operand(0, value);
+            r.set_tensor_type(&after.shape, value);
+            // The reshape moves down to its first user: left where it was it would sit between
+            // `u` and the rest of a kernel `u` joins, an outside user the kernel (placed at
+            // its last member) could not come after.
+            let block_of = |x: Op| x.block().map(|b| b.0.ptr);
+            let users = r.users();
+            let same_block = users.iter().all(|x| block_of(*x) == block_of(reshape));
+            if let Some(first) =
+                users
+                    .iter()
+                    .copied()
+                    .reduce(|a, b| if b.is_before_in_block(a) { b } else { a })
+            {
+                if same_block {
+                    let sunk = reshape.clone_before(first);
+                    r.replace_all_uses_with(sunk.result(0));
+                    reshape.erase();
+                }
+            }
+            done.push((
+                moved,
+                format!(
+                    "{} moved before the reshape of its operand, into reach of its producer's kernel",
+                    moved.name()
+                ),
+            ));
+        }
+        done
+    }
+
     /// Aggressive level 2 (seed 004): a branch normally ends a chain, since its value goes
     /// through DDR for its several users anyway. When the producer is a vector op whose inputs
     /// are no bigger than its output and every user is a vector op that could take it in, each
@@ -463,7 +680,7 @@ impl AutoFuse {
     fn partition(
         &self,
         ops: &[Op],
-        budget: u64,
+        ub: &UbModel,
         skips: &mut Vec<(Op, String)>,
     ) -> Vec<(Vec<Op>, usize)> {
         let graph = BlockGraph::new(ops);
@@ -483,7 +700,7 @@ impl AutoFuse {
         let mut kept: Vec<Vec<usize>> = Vec::new();
         for group in groups {
             let members: Vec<Op> = group.iter().map(|i| ops[*i]).collect();
-            for part in split_for_ub(&members, budget) {
+            for part in split_for_ub(&members, ub, skips) {
                 let indices: Vec<usize> = part.iter().filter_map(|o| graph.position(*o)).collect();
                 if indices.len() >= 2 && !self.saves_enough(&part, skips) {
                     kept.extend(indices.into_iter().map(|i| vec![i]));
@@ -494,7 +711,7 @@ impl AutoFuse {
         }
         kept.sort_by_key(|g| g[0]);
         let clusters = if self.level == 2 {
-            self.merge_siblings(&graph, kept, budget, skips)
+            self.merge_siblings(&graph, kept, ub, skips)
         } else {
             kept.into_iter().map(|g| (g, 1)).collect()
         };
@@ -503,7 +720,7 @@ impl AutoFuse {
         let mut out = Vec::new();
         for (group, kernels) in clusters {
             let members: Vec<Op> = group.iter().map(|i| ops[*i]).collect();
-            match self.final_check(&members) {
+            match self.final_check(&members, kernels, ub.launch_bytes) {
                 Ok(()) => out.push((members, kernels)),
                 Err(reason) => {
                     if members.len() >= 2 {
@@ -681,7 +898,7 @@ impl AutoFuse {
         siblings: usize,
         func_name: &str,
         kernel_index: &mut usize,
-        budget: u64,
+        ub: &UbModel,
         context: &PassContext,
     ) {
         let report = &context.report;
@@ -697,19 +914,13 @@ impl AutoFuse {
         };
         let shape = shape_of(&members);
         let benefit = benefit(&members);
-        if shape.ub_bytes > budget {
-            report.skipped(
-                "dit-auto-fuse",
-                last,
-                format!(
-                    "{} ops need {} B of UB, over {} B",
-                    members.len(),
-                    shape.ub_bytes,
-                    budget
-                ),
-            );
-            return;
-        }
+        let ub_bytes = match ub.fit(&members) {
+            Ok(bytes) => bytes,
+            Err(reason) => {
+                report.skipped("dit-auto-fuse", last, reason);
+                return;
+            }
+        };
         let kernel = format!("fused_{func_name}_{}", *kernel_index);
         *kernel_index += 1;
         let input_types: Vec<_> = shape.inputs.iter().map(|v| v.ty().to_raw()).collect();
@@ -760,7 +971,7 @@ impl AutoFuse {
                 "{kernel}: {} alone, one generated kernel instead of {} library launches (UB {} B at the smallest tile)",
                 names.join(""),
                 crate::analysis::cost::library_launches(members[0]),
-                shape.ub_bytes
+                ub_bytes
             )
         } else {
             format!(
@@ -774,7 +985,7 @@ impl AutoFuse {
                 } else {
                     String::new()
                 },
-                shape.ub_bytes,
+                ub_bytes,
                 benefit * 100.0
             )
         };
@@ -990,7 +1201,7 @@ impl AutoFuse {
         &self,
         graph: &BlockGraph,
         groups: Vec<Vec<usize>>,
-        budget: u64,
+        ub: &UbModel,
         skips: &mut Vec<(Op, String)>,
     ) -> Vec<(Vec<usize>, usize)> {
         let mut clusters: Vec<(Vec<usize>, usize)> = Vec::new();
@@ -1022,12 +1233,12 @@ impl AutoFuse {
                     union.extend(&group);
                     union.sort_unstable();
                     let ops: Vec<Op> = union.iter().map(|i| graph.ops[*i]).collect();
-                    if !graph.placeable(&union) || shape_of(&ops).ub_bytes > budget {
+                    if !graph.placeable(&union) || ub.fit(&ops).is_err() {
                         continue;
                     }
                     // The merged kernel passes the tests its parts passed: the blacklist over
-                    // every pair, and the benefit (a launch saved moves no bytes by itself).
-                    match self.final_check(&ops) {
+                    // every pair, and the benefit (its DDR bytes and the launches it saves).
+                    match self.final_check(&ops, clusters[c].1 + 1, ub.launch_bytes) {
                         Ok(()) => {
                             target = Some((c, union));
                             break 'search;
@@ -1065,63 +1276,52 @@ impl AutoFuse {
     }
 }
 
-/// Splits a group (in block order) into prefixes that fit the UB budget.
+/// Splits a group (in block order) into prefixes that fit the UB ([`UbModel::fit`]).
 ///
-/// The UB need of a prefix is kept as a running tally instead of recomputing [`shape_of`] for
-/// every prefix (quadratic in the group, cubic with its member lookups): in block order an op
-/// only adds its result's tile and the tiles of operands not defined by an earlier member, and
-/// no later op can turn an earlier input into an intermediate.
-fn split_for_ub(group: &[Op], budget: u64) -> Vec<Vec<Op>> {
-    #[derive(Default)]
-    struct Tally {
-        ops: Vec<Op>,
-        members: HashSet<usize>,
-        inputs: HashSet<usize>,
-        ub_bytes: u64,
-    }
-    impl Tally {
-        fn with(&self, op: Op) -> (u64, Vec<usize>) {
-            let mut ub = self.ub_bytes;
-            let mut new_inputs = Vec::new();
-            for v in op.operands() {
-                let defined_inside = v
-                    .defining_op()
-                    .is_some_and(|d| self.members.contains(&op_key(d)));
-                if !defined_inside
-                    && !self.inputs.contains(&v.key())
-                    && !new_inputs.contains(&v.key())
-                {
-                    ub = v.tensor().map_or(ub, |t| ub.saturating_add(tile_bytes(&t)));
-                    new_inputs.push(v.key());
+/// The whole rest of the group is tried first (one plan when it fits, as a long elementwise
+/// chain does in column chunks); otherwise the longest fitting prefix is found by doubling,
+/// then bisection: O(log n) plans per part instead of one per op. One op always makes a part
+/// (alone it stays a library kernel, or the final check refuses it). Each cut notes, at the op
+/// that starts the next part, why the part could not take it.
+fn split_for_ub(group: &[Op], ub: &UbModel, skips: &mut Vec<(Op, String)>) -> Vec<Vec<Op>> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    while start < group.len() {
+        let rest = &group[start..];
+        let mut why = if rest.len() == 1 { Ok(0) } else { ub.fit(rest) };
+        let Err(mut reason) = why else {
+            parts.push(rest.to_vec());
+            break;
+        };
+        // `fits` holds a fitting length, `fails` one that does not (`reason` says why).
+        let (mut fits, mut fails) = (1, rest.len());
+        let mut probe = 2;
+        while probe < fails {
+            why = ub.fit(&rest[..probe]);
+            match why {
+                Ok(_) => {
+                    fits = probe;
+                    probe *= 2;
+                }
+                Err(e) => {
+                    fails = probe;
+                    reason = e;
                 }
             }
-            let out = op.result(0).tensor();
-            (
-                ub.saturating_add(out.as_ref().map_or(0, tile_bytes)),
-                new_inputs,
-            )
         }
-        fn push(&mut self, op: Op, ub_bytes: u64, new_inputs: Vec<usize>) {
-            self.ops.push(op);
-            self.members.insert(op_key(op));
-            self.inputs.extend(new_inputs);
-            self.ub_bytes = ub_bytes;
+        while fits + 1 < fails {
+            let mid = (fits + fails) / 2;
+            match ub.fit(&rest[..mid]) {
+                Ok(_) => fits = mid,
+                Err(e) => {
+                    fails = mid;
+                    reason = e;
+                }
+            }
         }
-    }
-    let mut parts = Vec::new();
-    let mut current = Tally::default();
-    for &op in group {
-        let (ub, new_inputs) = current.with(op);
-        if !current.ops.is_empty() && ub > budget {
-            parts.push(std::mem::take(&mut current).ops);
-            let (ub, new_inputs) = current.with(op);
-            current.push(op, ub, new_inputs);
-        } else {
-            current.push(op, ub, new_inputs);
-        }
-    }
-    if !current.ops.is_empty() {
-        parts.push(current.ops);
+        skips.push((rest[fits], reason));
+        parts.push(rest[..fits].to_vec());
+        start += fits;
     }
     parts
 }

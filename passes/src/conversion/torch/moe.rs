@@ -265,10 +265,42 @@ fn rewrite(g: &Group) -> bool {
             ends.result(0).replace_all_uses_with(init.result(2));
         }
     }
+    if let Some(rows) = rows {
+        fold_narrowing_round_trips(init.result(2), rows);
+    }
     g.combine
         .result(0)
         .replace_all_uses_with(finalize.result(0));
     true
+}
+
+/// Folds `cast(cast(tokens) : i32) : <tokens' type>` to `tokens`, the cumulative tokens per
+/// expert. The graph narrows the cumsum to int32 for `_grouped_mm`'s offsets and the
+/// conversion widens them back for dit.grouped_matmul's int64 group list
+/// (aclnnGroupedMatmulV4's groupList is INT64: [ops-transformer]
+/// gmm/grouped_matmul/docs/aclnnGroupedMatmulV4.md), two casts that cost a kernel (the whole
+/// round trip one generated kernel after auto-fusion). Each value is a count of the `rows` =
+/// T·K routed pairs (the cumsum of a histogram of T·K expert ids, the same values
+/// aclnnMoeInitRoutingV2's expertTokensCountOrCumsumOut holds), so in `[0, rows]`: when
+/// `rows` fits an int32 the narrowing is exact and the round trip is the identity. Only casts
+/// back to exactly the type of `tokens` fold; other readers of the int32 value keep it.
+fn fold_narrowing_round_trips(tokens: Val, rows: i64) {
+    if rows > i64::from(i32::MAX) {
+        return;
+    }
+    let to_i32 = |v: Val| v.tensor().is_some_and(|t| t.elem == Elem::I32);
+    for narrow in tokens.users() {
+        if !narrow.is_kind(OpKind::Cast) || !to_i32(narrow.result(0)) {
+            continue;
+        }
+        for widen in narrow.result(0).users() {
+            if widen.is_kind(OpKind::Cast)
+                && mlir::same_type(mlir::type_of(widen.result(0)), mlir::type_of(tokens))
+            {
+                widen.result(0).replace_all_uses_with(tokens);
+            }
+        }
+    }
 }
 
 /// Raises every routing group of `func` onto dit.moe_init_routing / dit.moe_finalize_routing;
