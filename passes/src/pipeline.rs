@@ -31,7 +31,12 @@ use mlir_sys::{
 /// pipeline) is wrapped once, below, on the raw handle.
 fn module_pass_manager<'c>(context: MlirContext) -> PassManager<'c> {
     // SAFETY: the context is alive for the pass manager's use; the anchor name is copied.
-    unsafe { PassManager::from_raw(mlirPassManagerCreateOnOperation(context, string_ref(ANCHOR))) }
+    unsafe {
+        PassManager::from_raw(mlirPassManagerCreateOnOperation(
+            context,
+            string_ref(ANCHOR),
+        ))
+    }
 }
 
 /// One pass of a pipeline with its options (a pass flag, or a pass of a named pipeline).
