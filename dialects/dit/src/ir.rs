@@ -352,6 +352,24 @@ impl Op {
         }
     }
 
+    /// Appends the op's identity words to `key`: its name, then each attribute's name and
+    /// value, then `usize::MAX`. Names and attributes are uniqued by MLIR, so their addresses
+    /// identify them, and two ops append the same words exactly when their names and
+    /// attributes are equal (what CSE compares, without reading any string).
+    pub fn push_name_and_attr_keys(self, key: &mut Vec<usize>) {
+        // SAFETY: as above; only addresses are read.
+        unsafe {
+            key.push(mlirOperationGetName(self.0).ptr as usize);
+            let n = mlirOperationGetNumAttributes(self.0);
+            for i in 0..n {
+                let named = mlirOperationGetAttribute(self.0, i);
+                key.push(named.name.ptr as usize);
+                key.push(named.attribute.ptr as usize);
+            }
+        }
+        key.push(usize::MAX);
+    }
+
     /// Sets (or replaces) attribute `name`.
     pub fn set_attr(self, name: &str, attr: Attr) {
         // SAFETY: as above.
@@ -765,6 +783,17 @@ unsafe extern "C" fn append_chunk(chunk: MlirStringRef, data: *mut c_void) {
     }
 }
 
+extern "C" {
+    /// lib/CAPI/Dialects.cpp: mlirOperationPrintWithFlags into one buffer, handed to
+    /// `callback` once (the C API's stream calls back for every token).
+    fn ditOperationPrintBuffered(
+        op: MlirOperation,
+        flags: MlirOpPrintingFlags,
+        callback: MlirStringCallback,
+        data: *mut c_void,
+    );
+}
+
 impl Op {
     /// Prints the op. The IR must already be verified (dit-opt verifies after parsing and
     /// after every pass): MLIR's printer then skips its own full re-verification, which
@@ -775,7 +804,7 @@ impl Op {
         unsafe {
             let flags = options.to_flags();
             mlirOpPrintingFlagsAssumeVerified(flags);
-            mlirOperationPrintWithFlags(
+            ditOperationPrintBuffered(
                 self.0,
                 flags,
                 Some(append_chunk),

@@ -110,8 +110,34 @@ pub extern "C" fn ditVerifyRustRules(op: mlir_sys::MlirOperation) -> bool {
     false
 }
 
-/// Verifies one op (non-dit ops pass).
+extern "C" {
+    /// lib/DitDialect.cpp: whether `op` is a dit op whose signature (name, attributes,
+    /// operand and result types) already kept these rules in its context. Ops with regions
+    /// and dit.yield, whose rules read more than their signature, are never recorded.
+    fn ditRulesHeldBefore(op: mlir_sys::MlirOperation) -> bool;
+    /// lib/DitDialect.cpp: records that the rules held for `op`'s signature.
+    fn ditRulesHeld(op: mlir_sys::MlirOperation);
+}
+
+/// Verifies one op (non-dit ops pass). The rules of an op without regions are a function of
+/// its signature, and the result for each signature that held is kept by the dialect: MLIR
+/// verifies the module after every pass, and a DiT graph repeats a few hundred signatures
+/// thousands of times.
 pub fn verify_op(op: Op) -> Check {
+    // SAFETY: the op is alive (module invariant of `Op`); the cache belongs to its context.
+    if unsafe { ditRulesHeldBefore(op.0) } {
+        return Ok(());
+    }
+    let checked = check_rules(op);
+    if checked.is_ok() {
+        // SAFETY: as above.
+        unsafe { ditRulesHeld(op.0) };
+    }
+    checked
+}
+
+/// The rules of one op, checked (non-dit ops pass).
+fn check_rules(op: Op) -> Check {
     let Some(kind) = op.kind() else {
         return Ok(());
     };

@@ -14,6 +14,11 @@ use mlir_sys::*;
 /// The PDL form of every pattern (mlir-pdll output).
 pub const PATTERNS_PDL: &str = include_str!(concat!(env!("OUT_DIR"), "/patterns.pdl.mlir"));
 
+/// [`PATTERNS_PDL`] as MLIR bytecode (build.rs): what a run parses, several times faster than
+/// the text.
+const PATTERNS_PDL_BYTECODE: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/patterns.pdl.mlirbc"));
+
 /// The switch a pattern belongs to: its name up to `__`.
 pub fn switch_of(pattern: &str) -> &str {
     pattern.split("__").next().unwrap_or(pattern)
@@ -35,7 +40,13 @@ pub fn apply(root: Op, switches: &FusionSwitches, state: &NativeState) -> Result
     // handed over, as MLIR's API says) before returning; `registered` outlives the run.
     unsafe {
         let context = root.context_raw();
-        let module = mlirModuleCreateParse(context, string_ref(PATTERNS_PDL));
+        let module = mlirModuleCreateParse(
+            context,
+            MlirStringRef {
+                data: PATTERNS_PDL_BYTECODE.as_ptr() as *const std::ffi::c_char,
+                length: PATTERNS_PDL_BYTECODE.len(),
+            },
+        );
         if module.ptr.is_null() {
             return Err("the embedded PDL patterns do not parse".into());
         }

@@ -3,26 +3,55 @@
 
 use crate::transforms::dit_dce::is_side_effect_free;
 use dit_dialect::ir::Op;
-use std::collections::HashMap;
+use std::collections::{hash_map::Entry, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
-/// Everything that decides an op's value: name, operands, attributes, result types. Operands,
-/// attributes and types are uniqued by MLIR, so their addresses identify them.
+/// Everything that decides an op's value: name, attributes, operands, result types. Names,
+/// operands, attributes and types are uniqued by MLIR, so their addresses identify them.
 pub(crate) fn key(op: Op) -> Vec<usize> {
-    let mut key = Vec::with_capacity(16);
-    let name = op.name();
-    key.push(name.len());
-    key.extend(name.bytes().map(usize::from));
+    let (operands, results) = (op.num_operands(), op.num_results());
+    // Room for the separators and a few attributes (most dit ops carry none to three).
+    let mut key = Vec::with_capacity(12 + operands + results);
+    op.push_name_and_attr_keys(&mut key);
+    key.extend((0..operands).map(|i| op.operand(i).key()));
     key.push(usize::MAX);
-    key.extend(op.operands().into_iter().map(|v| v.key()));
-    key.push(usize::MAX);
-    for (attr_name, attr) in op.attrs() {
-        key.extend(attr_name.bytes().map(usize::from));
-        key.push(attr.key());
-    }
-    key.push(usize::MAX);
-    key.extend(op.results().into_iter().map(|v| v.type_key()));
+    key.extend((0..results).map(|i| op.result(i).type_key()));
     key
 }
+
+/// A hasher for keys of addresses (FxHash's multiply-rotate): the keys are MLIR's own
+/// uniqued addresses, not attacker-chosen, and SipHash cost a third of CSE.
+#[derive(Default)]
+pub(crate) struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.write_u64(u64::from_ne_bytes(word));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A map keyed by [`key`]s.
+pub(crate) type KeyMap<V> = HashMap<Vec<usize>, V, BuildHasherDefault<AddressHasher>>;
 
 /// Replaces each op that repeats an earlier identical op of the same block; returns how many
 /// were replaced (and erased).
@@ -37,7 +66,7 @@ fn visit(op: Op, replaced: &mut usize) {
         for block in op.region_blocks(region) {
             // A fresh scope per block: values of an earlier block or an enclosing region are
             // not reused, which is always sound (dit.fused bodies are isolated from above).
-            let mut seen: HashMap<Vec<usize>, Op> = HashMap::new();
+            let mut seen: KeyMap<Op> = KeyMap::default();
             for inner in block.ops() {
                 if inner.num_regions() > 0 {
                     visit(inner, replaced);
@@ -46,16 +75,16 @@ fn visit(op: Op, replaced: &mut usize) {
                 if !is_side_effect_free(inner) {
                     continue;
                 }
-                match seen.get(&key(inner)) {
-                    Some(earlier) => {
-                        for (old, new) in inner.results().into_iter().zip(earlier.results()) {
+                match seen.entry(key(inner)) {
+                    Entry::Occupied(earlier) => {
+                        for (old, new) in inner.results().into_iter().zip(earlier.get().results()) {
                             old.replace_all_uses_with(new);
                         }
                         inner.erase();
                         *replaced += 1;
                     }
-                    None => {
-                        seen.insert(key(inner), inner);
+                    Entry::Vacant(slot) => {
+                        slot.insert(inner);
                     }
                 }
             }

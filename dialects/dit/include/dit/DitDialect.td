@@ -22,6 +22,15 @@ def Dit_Dialect : Dialect {
   // Attributes stay plain attributes (not properties): the generic form of DIALECT.md writes
   // them, `operandSegmentSizes` included, in `{...}`, and every existing file must parse.
   let usePropertiesForAttributes = 0;
+  let extraClassDeclaration = [{
+    /// The ops whose Rust rules held in this context, by signature (dit/DitDialect.h).
+    ::mlir::dit::VerifiedSignatures &getVerifiedSignatures() { return verifiedSignatures; }
+
+  private:
+    ::mlir::dit::VerifiedSignatures verifiedSignatures;
+
+  public:
+  }];
 }
 
 /// The base class of every dit op. Its verifier hook runs the rules ODS cannot state (element
