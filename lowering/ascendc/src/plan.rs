@@ -1414,28 +1414,11 @@ fn build_stage(
 }
 
 /// Ops that work element by element along the last dim (or, for concat, move whole columns):
-/// a body of only these may be split into column chunks.
-const COLUMN_WISE: &[OpKind] = &[
-    OpKind::Add,
-    OpKind::Sub,
-    OpKind::Mul,
-    OpKind::Div,
-    OpKind::Neg,
-    OpKind::Exp,
-    OpKind::Sqrt,
-    OpKind::Rsqrt,
-    OpKind::Tanh,
-    OpKind::Erf,
-    OpKind::Sigmoid,
-    OpKind::Silu,
-    OpKind::Relu,
-    OpKind::Gelu,
-    OpKind::FastGelu,
-    OpKind::Cast,
-    OpKind::MulsAdd,
-    OpKind::SiluMul,
-    OpKind::Concat,
-];
+/// a body of only these may be split into column chunks. The elementwise ops ([`ELEMENTWISE`])
+/// and concat.
+fn column_wise(kind: OpKind) -> bool {
+    ELEMENTWISE.contains(&kind) || kind == OpKind::Concat
+}
 
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 {
@@ -1452,7 +1435,7 @@ pub fn column_chunks(fused: &FusedOp) -> Vec<usize> {
     if fused
         .ops
         .iter()
-        .any(|op| !OpKind::from_name(&op.name).is_some_and(|k| COLUMN_WISE.contains(&k)))
+        .any(|op| !OpKind::from_name(&op.name).is_some_and(column_wise))
     {
         return Vec::new();
     }
