@@ -344,7 +344,7 @@ pub fn model_text(text: &str, target: &Target) -> Result<ModuleModel, String> {
     let context = dit_dialect::new_context().map_err(|e| e.to_string())?;
     let module = dit_dialect::parse_module(&context, text)
         .ok_or_else(|| "dit-opt's output does not parse".to_string())?;
-    Ok(model_module(Op(module.as_operation().to_raw()), target))
+    Ok(model_module(Op::of_module(&module), target))
 }
 
 /// The `kernels_before` / `kernels_after` of dit-opt's JSON fusion report (on stderr).

@@ -908,10 +908,9 @@ pub fn parse_verify_print(context: &Context, text: &str) -> Result<RunResult, St
     let module =
         dit_dialect::parse_module(context, text).ok_or("the generated module does not parse")?;
     let parsed = Instant::now();
-    let violations = verifier::verify(Op(module.as_operation().to_raw()));
+    let violations = verifier::verify(Op::of_module(&module));
     let verified = Instant::now();
-    let printed =
-        dit_dialect::ir::Op(module.as_operation().to_raw()).print_verified(Default::default());
+    let printed = dit_dialect::ir::Op::of_module(&module).print_verified(Default::default());
     let done = Instant::now();
     Ok(RunResult {
         times: PhaseTimes {
@@ -927,7 +926,7 @@ pub fn parse_verify_print(context: &Context, text: &str) -> Result<RunResult, St
 /// Ops in a parsed module, the module op itself included.
 pub fn count_ops(module: &Module) -> usize {
     let mut n = 0;
-    Op(module.as_operation().to_raw()).walk(&mut |_| n += 1);
+    Op::of_module(module).walk(&mut |_| n += 1);
     n
 }
 
@@ -959,7 +958,7 @@ mod tests {
         let module = Module::parse(&context, &g.text).expect("the generated 1-block graph parses");
         // module + func.func + func.return besides the body ops.
         assert_eq!(count_ops(&module), g.ops + 3);
-        let violations = verifier::verify(Op(module.as_operation().to_raw()));
+        let violations = verifier::verify(Op::of_module(&module));
         let texts: Vec<String> = violations.iter().map(|v| v.text()).collect();
         assert!(texts.is_empty(), "dit verifier violations: {texts:#?}");
     }

@@ -334,7 +334,7 @@ pub unsafe extern "C" fn ditRegistryRunPass(
         IN_RUN.with(|r| r.set(true));
         (guard, ResetInRun)
     });
-    let op = Op(op);
+    let op = Op::from_raw(op);
     let Some(info) = PASSES.get(pass) else {
         emit_error(op.location(), "unknown dit pass");
         return false;
@@ -342,7 +342,7 @@ pub unsafe extern "C" fn ditRegistryRunPass(
     // A panic must not unwind into MLIR's C++ frames: it becomes a failed pass.
     let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<(), String> {
         // SAFETY: `op` is alive (guaranteed by the caller).
-        let mlir_context = unsafe { mlir_sys::mlirOperationGetContext(op.0) };
+        let mlir_context = unsafe { mlir_sys::mlirOperationGetContext(op.raw()) };
         let context = current_context(mlir_context).ok_or_else(|| {
             "ran on a thread without the dit pass context of this run: turn off the MLIR \
              context's multithreading while a dit pass context is set"

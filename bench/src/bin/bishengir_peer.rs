@@ -628,10 +628,10 @@ fn summarize_kinds(kinds: &[String]) -> String {
 
 /// The `dit.fused` groups of a module (in order) and its vector ops left outside them (ops a
 /// generated vector kernel could compute, each launched as its own library kernel).
-fn groups_and_loose_vector_ops(module: &Module) -> (Vec<Op>, usize) {
+fn groups_and_loose_vector_ops<'a>(module: &'a Module) -> (Vec<Op<'a>>, usize) {
     let mut groups = Vec::new();
     let mut loose = 0;
-    Op(module.as_operation().to_raw()).walk(&mut |op| {
+    Op::of_module(module).walk(&mut |op| {
         if op.is("dit.fused") {
             groups.push(op);
         } else if dit_passes::transforms::dit_auto_fuse::is_vector_op(op)
@@ -646,7 +646,7 @@ fn groups_and_loose_vector_ops(module: &Module) -> (Vec<Op>, usize) {
 /// Per function of a module: (name, groups, vector ops outside groups).
 fn per_function_counts(module: &Module) -> Vec<(String, usize, usize)> {
     let mut funcs = Vec::new();
-    Op(module.as_operation().to_raw()).walk(&mut |op| {
+    Op::of_module(module).walk(&mut |op| {
         if op.is("func.func") {
             funcs.push(op);
         }
@@ -726,7 +726,7 @@ fn kernels_per_region(lifted: &[Op], normal: &Module) -> HashMap<String, (usize,
         let r = home(&vector_locations(g)).unwrap_or_default();
         counts.entry(r.to_string()).or_default().0 += 1;
     }
-    Op(normal.as_operation().to_raw()).walk(&mut |op| {
+    Op::of_module(normal).walk(&mut |op| {
         if dit_passes::transforms::dit_auto_fuse::is_vector_op(op)
             && !op.parent().is_some_and(|p| p.is("dit.fused"))
         {

@@ -104,7 +104,7 @@ pub fn bytecode_to_text(context: &Context, bytes: &[u8]) -> Option<String> {
         );
         Module::from_option_raw(raw)?
     };
-    let root = crate::ir::Op(module.as_operation().to_raw());
+    let root = crate::ir::Op::of_module(&module);
     Some(root.print_verified(crate::ir::PrintOptions {
         debug_info: true,
         ..Default::default()
@@ -142,7 +142,7 @@ mod tests {
             "{printed}"
         );
         let mut op = None;
-        crate::ir::Op(module.as_operation().to_raw()).walk(&mut |o| {
+        crate::ir::Op::of_module(&module).walk(&mut |o| {
             if o.is("torch.aten.relu") {
                 op = Some(o);
             }
@@ -150,7 +150,7 @@ mod tests {
         let op = op.expect("the torch op");
         // SAFETY: the op and its types are alive; these only read them.
         unsafe {
-            let ty = mlir_sys::mlirValueGetType(mlir_sys::mlirOperationGetResult(op.0, 0));
+            let ty = mlir_sys::mlirValueGetType(mlir_sys::mlirOperationGetResult(op.raw(), 0));
             assert!(mlir_sys::mlirTypeIsAOpaque(ty));
             let data = mlir_sys::mlirOpaqueTypeGetData(ty);
             let data = std::slice::from_raw_parts(data.data as *const u8, data.length);
@@ -167,7 +167,7 @@ mod tests {
   return %0 : tensor<4xf32>
 }"#;
         let module = parse_module(&context, text).expect("parses");
-        let bytes = crate::ir::Op(module.as_operation().to_raw()).write_bytecode();
+        let bytes = crate::ir::Op::of_module(&module).write_bytecode();
         assert!(bytes.starts_with(BYTECODE_MAGIC));
         let back = bytecode_to_text(&context, &bytes).expect("bytecode parses");
         assert!(

@@ -317,7 +317,7 @@ fn innermost_name(location: MlirLocation) -> Option<String> {
 /// The location to report a problem of `op` at: its own when it names a file:line:col or a
 /// name (which the sink finds in the text), else the nearest enclosing op's that does, so that
 /// an op written with `loc(unknown)` is still reported inside its function.
-pub fn nearest_location<'c>(op: crate::ir::Op) -> Location<'c> {
+pub fn nearest_location(op: crate::ir::Op<'_>) -> Location<'_> {
     let own = op.location();
     let raw = own.to_raw();
     if file_line_col(raw).is_some() || innermost_name(raw).is_some() {

@@ -1,16 +1,29 @@
-//! A thin, copyable handle over MLIR operations and values for code that walks and rewrites
-//! the IR. melior's borrow-checked references cannot express "erase this op while walking its
-//! block", which every cleanup pass needs; these handles call the C API directly and keep the
-//! unsafe code in one file.
+//! Thin, copyable handles over MLIR operations, values, attributes and blocks for code that
+//! walks and rewrites the IR. melior's borrow-checked references cannot express "erase this op
+//! while walking its block", which every cleanup pass needs; these handles call the C API
+//! directly and keep the unsafe code in one file.
 //!
-//! Invariant: a handle is only used while its context is alive and its op has not been
-//! erased. Passes hold handles for the duration of one walk and erase only ops they no longer
-//! visit.
+//! Each handle carries a lifetime `'a`: the borrow of whatever owns the IR it points into (a
+//! melior [`Module`], [`Operation`] or [`OperationRef`]; attributes are owned by the context,
+//! which outlives all of them). The safe entry points ([`Op::of_module`], the `From` impls) take
+//! that borrow, and every handle reached from a handle (operands, results, walks, blocks,
+//! parents, attributes) inherits its lifetime, so no handle can outlive the module or the
+//! context it points into. Handles are `Copy`, so the borrow checker cannot see erasure: the
+//! one operation that frees IR, [`Op::erase`], is `unsafe` and its callers promise that no copy
+//! of the erased op (nor of its results, regions or nested ops) is used afterwards. Handles made
+//! from raw MLIR pointers ([`Op::from_raw`] and the like) are `unsafe` for the same reason: the
+//! caller vouches for the pointer and picks the lifetime.
+//!
+//! Invariant (what `from_raw` callers and `erase` callers uphold): a handle is only used while
+//! its IR is alive and not erased. Passes hold handles for the duration of one walk and erase
+//! only ops they no longer visit.
 
 use crate::tensor::TensorInfo;
-use melior::ir::{Location, Type};
+use melior::ir::operation::OperationLike;
+use melior::ir::{BlockLike, BlockRef, Location, Module, Operation, OperationRef, Type};
 use mlir_sys::*;
 use std::ffi::c_void;
+use std::marker::PhantomData;
 
 fn str_of(s: MlirStringRef) -> String {
     if s.data.is_null() {
@@ -26,36 +39,57 @@ fn str_of(s: MlirStringRef) -> String {
     }
 }
 
-/// An SSA value.
+/// An SSA value (op result or block argument) of IR borrowed for `'a`.
 #[derive(Clone, Copy, Debug)]
-pub struct Val(pub MlirValue);
+pub struct Val<'a> {
+    raw: MlirValue,
+    ir: PhantomData<&'a ()>,
+}
 
-impl PartialEq for Val {
+impl PartialEq for Val<'_> {
     fn eq(&self, other: &Self) -> bool {
         // SAFETY: comparing handles.
-        unsafe { mlirValueEqual(self.0, other.0) }
+        unsafe { mlirValueEqual(self.raw, other.raw) }
     }
 }
-impl Eq for Val {}
+impl Eq for Val<'_> {}
 
-impl Val {
+impl<'a> Val<'a> {
+    /// A handle to a raw MLIR value.
+    ///
+    /// # Safety
+    /// `raw` is a live value (not null), and it stays alive (its defining op or block is not
+    /// erased, its IR not dropped) for as long as `'a` and every copy of the handle is used.
+    pub unsafe fn from_raw(raw: MlirValue) -> Self {
+        Self {
+            raw,
+            ir: PhantomData,
+        }
+    }
+
+    /// The raw MLIR value, for C API calls this module does not wrap. Using it is `unsafe` and
+    /// subject to the same liveness as the handle.
+    pub fn raw(self) -> MlirValue {
+        self.raw
+    }
+
     /// The value's type as a ranked tensor, if it is one.
     pub fn tensor(self) -> Option<TensorInfo> {
         TensorInfo::of(self.ty())
     }
 
-    /// The value's type.
-    pub fn ty<'c>(self) -> Type<'c> {
+    /// The value's type (types live as long as the context, which outlives `'a`).
+    pub fn ty(self) -> Type<'a> {
         // SAFETY: the value is alive (module invariant).
-        unsafe { Type::from_raw(mlirValueGetType(self.0)) }
+        unsafe { Type::from_raw(mlirValueGetType(self.raw)) }
     }
 
     /// The op that defines it, or `None` for a block argument.
-    pub fn defining_op(self) -> Option<Op> {
+    pub fn defining_op(self) -> Option<Op<'a>> {
         // SAFETY: as above.
         unsafe {
-            if mlirValueIsAOpResult(self.0) {
-                Some(Op(mlirOpResultGetOwner(self.0)))
+            if mlirValueIsAOpResult(self.raw) {
+                Some(Op::from_raw(mlirOpResultGetOwner(self.raw)))
             } else {
                 None
             }
@@ -65,7 +99,7 @@ impl Val {
     /// Whether anything uses the value.
     pub fn has_uses(self) -> bool {
         // SAFETY: as above.
-        unsafe { !mlirValueGetFirstUse(self.0).ptr.is_null() }
+        unsafe { !mlirValueGetFirstUse(self.raw).ptr.is_null() }
     }
 
     /// The number of uses.
@@ -73,7 +107,7 @@ impl Val {
         let mut count = 0;
         // SAFETY: walks the use list of a live value.
         unsafe {
-            let mut use_ = mlirValueGetFirstUse(self.0);
+            let mut use_ = mlirValueGetFirstUse(self.raw);
             while !use_.ptr.is_null() {
                 count += 1;
                 use_ = mlirOpOperandGetNextUse(use_);
@@ -83,62 +117,84 @@ impl Val {
     }
 
     /// Replaces every use of this value with `with`.
-    pub fn replace_all_uses_with(self, with: Val) {
+    pub fn replace_all_uses_with(self, with: Val<'a>) {
         // SAFETY: both values are alive.
-        unsafe { mlirValueReplaceAllUsesOfWith(self.0, with.0) }
+        unsafe { mlirValueReplaceAllUsesOfWith(self.raw, with.raw) }
     }
 
     /// An identity key for hashing (values are pointers into the IR).
     pub fn key(self) -> usize {
-        self.0.ptr as usize
+        self.raw.ptr as usize
     }
 }
 
-/// An attribute handle.
+/// An attribute handle. Attributes are uniqued in, and owned by, the context; `'a` is at most
+/// its lifetime.
 #[derive(Clone, Copy, Debug)]
-pub struct Attr(pub MlirAttribute);
+pub struct Attr<'a> {
+    raw: MlirAttribute,
+    ir: PhantomData<&'a ()>,
+}
 
-impl Attr {
+impl<'a> Attr<'a> {
+    /// A handle to a raw MLIR attribute.
+    ///
+    /// # Safety
+    /// `raw` is a live attribute (not null) of a context that outlives `'a`.
+    pub unsafe fn from_raw(raw: MlirAttribute) -> Self {
+        Self {
+            raw,
+            ir: PhantomData,
+        }
+    }
+
+    /// The raw MLIR attribute, for C API calls this module does not wrap.
+    pub fn raw(self) -> MlirAttribute {
+        self.raw
+    }
+
     /// The string value of a string attribute.
     pub fn as_str(self) -> Option<String> {
         // SAFETY: predicates and getters on a live attribute.
-        unsafe { mlirAttributeIsAString(self.0).then(|| str_of(mlirStringAttrGetValue(self.0))) }
+        unsafe {
+            mlirAttributeIsAString(self.raw).then(|| str_of(mlirStringAttrGetValue(self.raw)))
+        }
     }
 
     /// The value of a bool attribute.
     pub fn as_bool(self) -> Option<bool> {
         // SAFETY: as above.
-        unsafe { mlirAttributeIsABool(self.0).then(|| mlirBoolAttrGetValue(self.0)) }
+        unsafe { mlirAttributeIsABool(self.raw).then(|| mlirBoolAttrGetValue(self.raw)) }
     }
 
     /// The value of an integer attribute (not a bool).
     pub fn as_i64(self) -> Option<i64> {
         // SAFETY: as above.
         unsafe {
-            (mlirAttributeIsAInteger(self.0) && !mlirAttributeIsABool(self.0))
-                .then(|| mlirIntegerAttrGetValueInt(self.0))
+            (mlirAttributeIsAInteger(self.raw) && !mlirAttributeIsABool(self.raw))
+                .then(|| mlirIntegerAttrGetValueInt(self.raw))
         }
     }
 
     /// The value of a float attribute.
     pub fn as_f64(self) -> Option<f64> {
         // SAFETY: as above.
-        unsafe { mlirAttributeIsAFloat(self.0).then(|| mlirFloatAttrGetValueDouble(self.0)) }
+        unsafe { mlirAttributeIsAFloat(self.raw).then(|| mlirFloatAttrGetValueDouble(self.raw)) }
     }
 
     /// Whether it is a float attribute of type f32.
     pub fn is_f32_float(self) -> bool {
         // SAFETY: as above.
-        unsafe { mlirAttributeIsAFloat(self.0) && mlirTypeIsAF32(mlirAttributeGetType(self.0)) }
+        unsafe { mlirAttributeIsAFloat(self.raw) && mlirTypeIsAF32(mlirAttributeGetType(self.raw)) }
     }
 
     /// The elements of an `array<i64: …>` attribute.
     pub fn as_i64_array(self) -> Option<Vec<i64>> {
         // SAFETY: as above.
         unsafe {
-            mlirAttributeIsADenseI64Array(self.0).then(|| {
-                (0..mlirDenseArrayGetNumElements(self.0))
-                    .map(|i| mlirDenseI64ArrayGetElement(self.0, i))
+            mlirAttributeIsADenseI64Array(self.raw).then(|| {
+                (0..mlirDenseArrayGetNumElements(self.raw))
+                    .map(|i| mlirDenseI64ArrayGetElement(self.raw, i))
                     .collect()
             })
         }
@@ -148,21 +204,21 @@ impl Attr {
     pub fn as_i32_array(self) -> Option<Vec<i32>> {
         // SAFETY: as above.
         unsafe {
-            mlirAttributeIsADenseI32Array(self.0).then(|| {
-                (0..mlirDenseArrayGetNumElements(self.0))
-                    .map(|i| mlirDenseI32ArrayGetElement(self.0, i))
+            mlirAttributeIsADenseI32Array(self.raw).then(|| {
+                (0..mlirDenseArrayGetNumElements(self.raw))
+                    .map(|i| mlirDenseI32ArrayGetElement(self.raw, i))
                     .collect()
             })
         }
     }
 
     /// The elements of an array attribute.
-    pub fn as_array(self) -> Option<Vec<Attr>> {
+    pub fn as_array(self) -> Option<Vec<Attr<'a>>> {
         // SAFETY: as above.
         unsafe {
-            mlirAttributeIsAArray(self.0).then(|| {
-                (0..mlirArrayAttrGetNumElements(self.0))
-                    .map(|i| Attr(mlirArrayAttrGetElement(self.0, i)))
+            mlirAttributeIsAArray(self.raw).then(|| {
+                (0..mlirArrayAttrGetNumElements(self.raw))
+                    .map(|i| Attr::from_raw(mlirArrayAttrGetElement(self.raw, i)))
                     .collect()
             })
         }
@@ -177,23 +233,23 @@ impl Attr {
         // SAFETY: predicates and getters on a live attribute; the raw data is owned by the
         // context and holds one element (splat) or all of them.
         unsafe {
-            if !mlirAttributeIsADenseElements(self.0) {
+            if !mlirAttributeIsADenseElements(self.raw) {
                 return None;
             }
-            let splat = mlirDenseElementsAttrIsSplat(self.0);
+            let splat = mlirDenseElementsAttrIsSplat(self.raw);
             let count = if splat {
                 1
             } else {
-                usize::try_from(mlirElementsAttrGetNumElements(self.0)).ok()?
+                usize::try_from(mlirElementsAttrGetNumElements(self.raw)).ok()?
             };
-            let element = mlirShapedTypeGetElementType(mlirAttributeGetType(self.0));
+            let element = mlirShapedTypeGetElementType(mlirAttributeGetType(self.raw));
             if mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 1 {
                 let bools = (0..count)
                     .map(|i| {
                         let on = if splat {
-                            mlirDenseElementsAttrGetBoolSplatValue(self.0) != 0
+                            mlirDenseElementsAttrGetBoolSplatValue(self.raw) != 0
                         } else {
-                            mlirDenseElementsAttrGetBoolValue(self.0, i as isize)
+                            mlirDenseElementsAttrGetBoolValue(self.raw, i as isize)
                         };
                         u8::from(on)
                     })
@@ -205,7 +261,7 @@ impl Attr {
                 }
                 return Some((bytes, splat));
             }
-            let data = mlirDenseElementsAttrGetRawData(self.0) as *const u8;
+            let data = mlirDenseElementsAttrGetRawData(self.raw) as *const u8;
             if data.is_null() {
                 return None;
             }
@@ -215,40 +271,145 @@ impl Attr {
     }
 
     /// The entry `name` of a dictionary attribute.
-    pub fn dict_get(self, name: &str) -> Option<Attr> {
+    pub fn dict_get(self, name: &str) -> Option<Attr<'a>> {
         // SAFETY: as above; the name outlives the call.
         unsafe {
-            if !mlirAttributeIsADictionary(self.0) {
+            if !mlirAttributeIsADictionary(self.raw) {
                 return None;
             }
-            let a = mlirDictionaryAttrGetElementByName(self.0, string_ref(name));
-            (!a.ptr.is_null()).then_some(Attr(a))
+            let a = mlirDictionaryAttrGetElementByName(self.raw, string_ref(name));
+            (!a.ptr.is_null()).then(|| Attr::from_raw(a))
         }
+    }
+
+    /// The entries of a dictionary attribute, as (name, attribute).
+    pub fn dict_entries(self) -> Option<Vec<(String, Attr<'a>)>> {
+        // SAFETY: predicates and getters on a live attribute; the entries live as long.
+        unsafe {
+            mlirAttributeIsADictionary(self.raw).then(|| {
+                (0..mlirDictionaryAttrGetNumElements(self.raw))
+                    .map(|i| {
+                        let named = mlirDictionaryAttrGetElement(self.raw, i);
+                        (
+                            str_of(mlirIdentifierStr(named.name)),
+                            Attr::from_raw(named.attribute),
+                        )
+                    })
+                    .collect()
+            })
+        }
+    }
+
+    /// The inputs and results of a `function_type` attribute (a type attribute holding a
+    /// function type).
+    pub fn function_signature(self) -> Option<(Vec<MlirType>, Vec<MlirType>)> {
+        // SAFETY: predicates and getters on a live attribute and its (uniqued) type.
+        unsafe {
+            if !mlirAttributeIsAType(self.raw) {
+                return None;
+            }
+            let ty = mlirTypeAttrGetValue(self.raw);
+            if !mlirTypeIsAFunction(ty) {
+                return None;
+            }
+            let inputs = (0..mlirFunctionTypeGetNumInputs(ty))
+                .map(|i| mlirFunctionTypeGetInput(ty, i))
+                .collect();
+            let results = (0..mlirFunctionTypeGetNumResults(ty))
+                .map(|i| mlirFunctionTypeGetResult(ty, i))
+                .collect();
+            Some((inputs, results))
+        }
+    }
+
+    /// The type of a typed attribute (the tensor type of a dense elements attribute).
+    pub fn raw_type(self) -> MlirType {
+        // SAFETY: the attribute is alive.
+        unsafe { mlirAttributeGetType(self.raw) }
+    }
+
+    /// Whether the attribute is a dense resource (`dense_resource<blob>`): its bytes cannot be
+    /// read back through the C API.
+    pub fn is_dense_resource(self) -> bool {
+        // SAFETY: a predicate on a live attribute.
+        unsafe { mlirAttributeIsADenseResourceElements(self.raw) }
     }
 
     /// An identity key: attributes are uniqued, so equal attributes have equal keys.
     pub fn key(self) -> usize {
-        self.0.ptr as usize
+        self.raw.ptr as usize
     }
 }
 
-/// An operation handle.
+/// An operation handle into IR borrowed for `'a`.
 #[derive(Clone, Copy, Debug)]
-pub struct Op(pub MlirOperation);
+pub struct Op<'a> {
+    raw: MlirOperation,
+    ir: PhantomData<&'a ()>,
+}
 
-impl PartialEq for Op {
+impl<'a> From<OperationRef<'_, 'a>> for Op<'a> {
+    fn from(op: OperationRef<'_, 'a>) -> Self {
+        // SAFETY: melior's reference is live for `'a`, the borrow of its owner.
+        unsafe { Op::from_raw(op.to_raw()) }
+    }
+}
+
+impl<'a> From<&'a Operation<'_>> for Op<'a> {
+    fn from(op: &'a Operation<'_>) -> Self {
+        // SAFETY: the owned operation is alive while it is borrowed.
+        unsafe { Op::from_raw(op.to_raw()) }
+    }
+}
+
+impl PartialEq for Op<'_> {
     fn eq(&self, other: &Self) -> bool {
         // SAFETY: comparing handles.
-        unsafe { mlirOperationEqual(self.0, other.0) }
+        unsafe { mlirOperationEqual(self.raw, other.raw) }
     }
 }
-impl Eq for Op {}
+impl Eq for Op<'_> {}
 
-impl Op {
+impl<'a> Op<'a> {
+    /// A handle to a raw MLIR operation.
+    ///
+    /// # Safety
+    /// `raw` is a live operation (not null), and it stays alive (not erased, its module not
+    /// dropped) for as long as `'a` and every copy of the handle (or of a handle reached from
+    /// it) is used.
+    pub unsafe fn from_raw(raw: MlirOperation) -> Self {
+        Self {
+            raw,
+            ir: PhantomData,
+        }
+    }
+
+    /// The module's operation (`builtin.module`), for as long as the module is borrowed. The
+    /// handle cannot outlive the module:
+    ///
+    /// ```compile_fail
+    /// let context = dit_dialect::new_context().unwrap();
+    /// let root = {
+    ///     let module = melior::ir::Module::parse(&context, "").unwrap();
+    ///     dit_dialect::ir::Op::of_module(&module)
+    /// };
+    /// let _ = root.name();
+    /// ```
+    pub fn of_module(module: &'a Module<'_>) -> Self {
+        // SAFETY: the module owns its operation; the borrow keeps it alive for `'a`.
+        unsafe { Op::from_raw(module.as_operation().to_raw()) }
+    }
+
+    /// The raw MLIR operation, for C API calls this module does not wrap. Using it is
+    /// `unsafe` and subject to the same liveness as the handle.
+    pub fn raw(self) -> MlirOperation {
+        self.raw
+    }
+
     /// The op's full name, e.g. `dit.gelu`.
     pub fn name(self) -> String {
         // SAFETY: the op is alive; its name identifier is owned by the context.
-        unsafe { str_of(mlirIdentifierStr(mlirOperationGetName(self.0))) }
+        unsafe { str_of(mlirIdentifierStr(mlirOperationGetName(self.raw))) }
     }
 
     /// Calls `f` with the bytes of the op's full name, without allocating (this is on the hot
@@ -257,7 +418,7 @@ impl Op {
         // SAFETY: the op is alive; its name identifier is owned by the context, which outlives
         // this call, and the slice does not escape `f`.
         let bytes = unsafe {
-            let s = mlirIdentifierStr(mlirOperationGetName(self.0));
+            let s = mlirIdentifierStr(mlirOperationGetName(self.raw));
             std::slice::from_raw_parts(s.data as *const u8, s.length)
         };
         f(bytes)
@@ -285,43 +446,48 @@ impl Op {
         self.is(kind.name())
     }
 
-    /// The op's location.
-    pub fn location<'c>(self) -> Location<'c> {
+    /// The op's location (owned by the context, which outlives `'a`).
+    pub fn location(self) -> Location<'a> {
         // SAFETY: as above.
-        unsafe { Location::from_raw(mlirOperationGetLocation(self.0)) }
+        unsafe { Location::from_raw(mlirOperationGetLocation(self.raw)) }
     }
 
     /// Number of operands.
     pub fn num_operands(self) -> usize {
         // SAFETY: as above.
-        unsafe { mlirOperationGetNumOperands(self.0) as usize }
+        unsafe { mlirOperationGetNumOperands(self.raw) as usize }
     }
 
-    /// Operand `i`.
-    pub fn operand(self, i: usize) -> Val {
-        // SAFETY: callers index below num_operands.
-        unsafe { Val(mlirOperationGetOperand(self.0, i as isize)) }
+    /// Operand `i` (panics when out of range).
+    pub fn operand(self, i: usize) -> Val<'a> {
+        // MLIR does not check the index (outside its debug builds): out of range, it reads
+        // past the operand list.
+        assert!(i < self.num_operands(), "operand {i} of an op with fewer");
+        // SAFETY: the op is alive and `i` is in range.
+        unsafe { Val::from_raw(mlirOperationGetOperand(self.raw, i as isize)) }
     }
 
     /// All operands.
-    pub fn operands(self) -> Vec<Val> {
+    pub fn operands(self) -> Vec<Val<'a>> {
         (0..self.num_operands()).map(|i| self.operand(i)).collect()
     }
 
     /// Number of results.
     pub fn num_results(self) -> usize {
         // SAFETY: as above.
-        unsafe { mlirOperationGetNumResults(self.0) as usize }
+        unsafe { mlirOperationGetNumResults(self.raw) as usize }
     }
 
-    /// Result `i`.
-    pub fn result(self, i: usize) -> Val {
-        // SAFETY: callers index below num_results.
-        unsafe { Val(mlirOperationGetResult(self.0, i as isize)) }
+    /// Result `i` (panics when out of range).
+    pub fn result(self, i: usize) -> Val<'a> {
+        // As for operands: MLIR does not check the index.
+        assert!(i < self.num_results(), "result {i} of an op with fewer");
+        // SAFETY: the op is alive and `i` is in range.
+        unsafe { Val::from_raw(mlirOperationGetResult(self.raw, i as isize)) }
     }
 
     /// All results.
-    pub fn results(self) -> Vec<Val> {
+    pub fn results(self) -> Vec<Val<'a>> {
         (0..self.num_results()).map(|i| self.result(i)).collect()
     }
 
@@ -331,22 +497,25 @@ impl Op {
     }
 
     /// The attribute `name`, if present.
-    pub fn attr(self, name: &str) -> Option<Attr> {
+    pub fn attr(self, name: &str) -> Option<Attr<'a>> {
         // SAFETY: as above.
         unsafe {
-            let a = mlirOperationGetAttributeByName(self.0, string_ref(name));
-            (!a.ptr.is_null()).then_some(Attr(a))
+            let a = mlirOperationGetAttributeByName(self.raw, string_ref(name));
+            (!a.ptr.is_null()).then(|| Attr::from_raw(a))
         }
     }
 
     /// Every attribute as (name, attribute).
-    pub fn attrs(self) -> Vec<(String, Attr)> {
+    pub fn attrs(self) -> Vec<(String, Attr<'a>)> {
         // SAFETY: as above.
         unsafe {
-            (0..mlirOperationGetNumAttributes(self.0))
+            (0..mlirOperationGetNumAttributes(self.raw))
                 .map(|i| {
-                    let named = mlirOperationGetAttribute(self.0, i);
-                    (str_of(mlirIdentifierStr(named.name)), Attr(named.attribute))
+                    let named = mlirOperationGetAttribute(self.raw, i);
+                    (
+                        str_of(mlirIdentifierStr(named.name)),
+                        Attr::from_raw(named.attribute),
+                    )
                 })
                 .collect()
         }
@@ -359,10 +528,10 @@ impl Op {
     pub fn push_name_and_attr_keys(self, key: &mut Vec<usize>) {
         // SAFETY: as above; only addresses are read.
         unsafe {
-            key.push(mlirOperationGetName(self.0).ptr as usize);
-            let n = mlirOperationGetNumAttributes(self.0);
+            key.push(mlirOperationGetName(self.raw).ptr as usize);
+            let n = mlirOperationGetNumAttributes(self.raw);
             for i in 0..n {
-                let named = mlirOperationGetAttribute(self.0, i);
+                let named = mlirOperationGetAttribute(self.raw, i);
                 key.push(named.name.ptr as usize);
                 key.push(named.attribute.ptr as usize);
             }
@@ -371,32 +540,34 @@ impl Op {
     }
 
     /// Sets (or replaces) attribute `name`.
-    pub fn set_attr(self, name: &str, attr: Attr) {
+    pub fn set_attr(self, name: &str, attr: Attr<'a>) {
         // SAFETY: as above.
-        unsafe { mlirOperationSetAttributeByName(self.0, string_ref(name), attr.0) }
+        unsafe { mlirOperationSetAttributeByName(self.raw, string_ref(name), attr.raw) }
     }
 
-    /// Sets operand `i` to `value`.
-    pub fn set_operand(self, i: usize, value: Val) {
-        // SAFETY: as above.
-        unsafe { mlirOperationSetOperand(self.0, i as isize, value.0) }
+    /// Sets operand `i` to `value` (panics when out of range).
+    pub fn set_operand(self, i: usize, value: Val<'a>) {
+        assert!(i < self.num_operands(), "operand {i} of an op with fewer");
+        // SAFETY: the op and the value are alive, and `i` is in range.
+        unsafe { mlirOperationSetOperand(self.raw, i as isize, value.raw) }
     }
 
     /// Number of regions.
     pub fn num_regions(self) -> usize {
         // SAFETY: as above.
-        unsafe { mlirOperationGetNumRegions(self.0) as usize }
+        unsafe { mlirOperationGetNumRegions(self.raw) as usize }
     }
 
-    /// The blocks of region `i`.
-    pub fn region_blocks(self, i: usize) -> Vec<Block> {
+    /// The blocks of region `i` (panics when out of range).
+    pub fn region_blocks(self, i: usize) -> Vec<Block<'a>> {
+        assert!(i < self.num_regions(), "region {i} of an op with fewer");
         let mut blocks = Vec::new();
-        // SAFETY: as above.
+        // SAFETY: the op is alive and `i` is in range; its blocks live as long as it.
         unsafe {
-            let region = mlirOperationGetRegion(self.0, i as isize);
+            let region = mlirOperationGetRegion(self.raw, i as isize);
             let mut block = mlirRegionGetFirstBlock(region);
             while !block.ptr.is_null() {
-                blocks.push(Block(block));
+                blocks.push(Block::from_raw(block));
                 block = mlirBlockGetNextInRegion(block);
             }
         }
@@ -404,66 +575,87 @@ impl Op {
     }
 
     /// A copy of this op (same operands and attributes) inserted right before `anchor`.
-    pub fn clone_before(self, anchor: Op) -> Op {
+    pub fn clone_before(self, anchor: Op<'a>) -> Op<'a> {
+        anchor.expect_in_block();
         // SAFETY: the clone is caller-owned until the anchor's (live) block takes it.
         unsafe {
-            let copy = mlirOperationClone(self.0);
-            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor.0), anchor.0, copy);
-            Op(copy)
+            let copy = mlirOperationClone(self.raw);
+            mlirBlockInsertOwnedOperationBefore(
+                mlirOperationGetBlock(anchor.raw),
+                anchor.raw,
+                copy,
+            );
+            Op::from_raw(copy)
         }
     }
 
     /// The op after this one in its block, if any.
-    pub fn next_in_block(self) -> Option<Op> {
-        // SAFETY: the op is alive.
-        let next = unsafe { mlirOperationGetNextInBlock(self.0) };
-        (!next.ptr.is_null()).then_some(Op(next))
+    pub fn next_in_block(self) -> Option<Op<'a>> {
+        // SAFETY: the op is alive. A non-null result is live IR of the same owner.
+        unsafe {
+            let next = mlirOperationGetNextInBlock(self.raw);
+            (!next.ptr.is_null()).then(|| Op::from_raw(next))
+        }
     }
 
     /// The block that holds this op, if any.
-    pub fn block(self) -> Option<Block> {
-        // SAFETY: the op is alive; a null block means it is in none.
-        let block = unsafe { mlirOperationGetBlock(self.0) };
-        (!block.ptr.is_null()).then_some(Block(block))
+    pub fn block(self) -> Option<Block<'a>> {
+        // SAFETY: the op is alive; a null block means it is in none. A non-null result is live IR of the same owner.
+        unsafe {
+            let block = mlirOperationGetBlock(self.raw);
+            (!block.ptr.is_null()).then(|| Block::from_raw(block))
+        }
     }
 
     /// Whether this op comes before `other` in their (common) block. MLIR keeps op order
     /// numbers per block, so this is amortized constant time, not a scan.
-    pub fn is_before_in_block(self, other: Op) -> bool {
+    pub fn is_before_in_block(self, other: Op<'a>) -> bool {
         // SAFETY: both ops are alive and in the same block (callers check `block`).
-        unsafe { mlirOperationIsBeforeInBlock(self.0, other.0) }
+        unsafe { mlirOperationIsBeforeInBlock(self.raw, other.raw) }
     }
 
     /// The op that contains this one, if any.
-    pub fn parent(self) -> Option<Op> {
+    pub fn parent(self) -> Option<Op<'a>> {
         // SAFETY: as above.
         unsafe {
-            let p = mlirOperationGetParentOperation(self.0);
-            (!p.ptr.is_null()).then_some(Op(p))
+            let p = mlirOperationGetParentOperation(self.raw);
+            (!p.ptr.is_null()).then(|| Op::from_raw(p))
         }
     }
 
-    /// Erases the op. Its results must have no uses (callers check; MLIR asserts otherwise).
-    pub fn erase(self) {
-        debug_assert!(!self.has_uses(), "erasing an op whose results are used");
-        // SAFETY: the op is alive and unused; destroy unlinks it from its block.
-        unsafe { mlirOperationDestroy(self.0) }
+    /// Erases the op (and everything nested in it), unlinking it from its block.
+    ///
+    /// Panics, erasing nothing, if a result still has a use: erasing it would leave the users
+    /// with dangling operands (MLIR only asserts this in its debug builds).
+    ///
+    /// # Safety
+    /// No copy of this handle, of a handle to one of its results, regions or blocks, or of a
+    /// handle to an op nested in it, is used after the call. In particular the op is not being
+    /// visited by a running [`Op::walk`] that will descend into it or continue from it (a walk
+    /// may erase ops it has already left, or ops it never reaches).
+    pub unsafe fn erase(self) {
+        assert!(!self.has_uses(), "erasing an op whose results are used");
+        // SAFETY: the op is alive (caller) and unused (checked above); destroy unlinks it.
+        unsafe { mlirOperationDestroy(self.raw) }
     }
 
     /// Calls `f` on this op and every op nested in it, parents before children.
     ///
     /// A panic in `f` cannot unwind through MLIR's C++ frames: it is caught, the walk stops,
     /// and the panic resumes once MLIR has returned.
-    pub fn walk(self, f: &mut dyn FnMut(Op)) {
-        struct State<'a> {
-            f: &'a mut dyn FnMut(Op),
+    pub fn walk(self, f: &mut dyn FnMut(Op<'a>)) {
+        struct State<'f, 'a> {
+            f: &'f mut dyn FnMut(Op<'a>),
             panic: Option<Box<dyn std::any::Any + Send>>,
         }
         unsafe extern "C" fn trampoline(op: MlirOperation, data: *mut c_void) -> MlirWalkResult {
             // SAFETY: `data` is the `State` below, alive for the whole walk.
             let state = unsafe { &mut *(data as *mut State) };
             let f = &mut state.f;
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(Op(op)))) {
+            // SAFETY: MLIR hands over a live op nested in the walked one, which is alive for
+            // the walk's `'a`.
+            let op = unsafe { Op::from_raw(op) };
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(op))) {
                 Ok(()) => MlirWalkResult_MlirWalkResultAdvance,
                 Err(payload) => {
                     state.panic = Some(payload);
@@ -475,7 +667,7 @@ impl Op {
         // SAFETY: the state outlives the walk.
         unsafe {
             mlirOperationWalk(
-                self.0,
+                self.raw,
                 Some(trampoline),
                 &mut state as *mut State as *mut c_void,
                 MlirWalkOrder_MlirWalkPreOrder,
@@ -487,33 +679,64 @@ impl Op {
     }
 }
 
-/// A block handle.
+/// A block handle into IR borrowed for `'a`.
 #[derive(Clone, Copy, Debug)]
-pub struct Block(pub MlirBlock);
+pub struct Block<'a> {
+    raw: MlirBlock,
+    ir: PhantomData<&'a ()>,
+}
 
-impl Block {
+impl<'a> From<BlockRef<'_, 'a>> for Block<'a> {
+    fn from(block: BlockRef<'_, 'a>) -> Self {
+        // SAFETY: melior's reference is live for `'a`, the borrow of its owner.
+        unsafe { Block::from_raw(block.to_raw()) }
+    }
+}
+
+impl<'a> Block<'a> {
+    /// A handle to a raw MLIR block.
+    ///
+    /// # Safety
+    /// `raw` is a live block (not null), and it stays alive (its op not erased, its module not
+    /// dropped) for as long as `'a` and every copy of the handle is used.
+    pub unsafe fn from_raw(raw: MlirBlock) -> Self {
+        Self {
+            raw,
+            ir: PhantomData,
+        }
+    }
+
+    /// The raw MLIR block, for C API calls this module does not wrap.
+    pub fn raw(self) -> MlirBlock {
+        self.raw
+    }
+
     /// The op whose region holds this block.
-    pub fn parent_op(self) -> Option<Op> {
-        // SAFETY: the block is alive.
-        let op = unsafe { mlirBlockGetParentOperation(self.0) };
-        (!op.ptr.is_null()).then_some(Op(op))
+    pub fn parent_op(self) -> Option<Op<'a>> {
+        // SAFETY: the block is alive. A non-null result is live IR of the same owner.
+        unsafe {
+            let op = mlirBlockGetParentOperation(self.raw);
+            (!op.ptr.is_null()).then(|| Op::from_raw(op))
+        }
     }
 
     /// The block's first op, if any.
-    pub fn first_op(self) -> Option<Op> {
-        // SAFETY: the block is alive.
-        let op = unsafe { mlirBlockGetFirstOperation(self.0) };
-        (!op.ptr.is_null()).then_some(Op(op))
+    pub fn first_op(self) -> Option<Op<'a>> {
+        // SAFETY: the block is alive. A non-null result is live IR of the same owner.
+        unsafe {
+            let op = mlirBlockGetFirstOperation(self.raw);
+            (!op.ptr.is_null()).then(|| Op::from_raw(op))
+        }
     }
 
     /// The ops of the block, in order.
-    pub fn ops(self) -> Vec<Op> {
+    pub fn ops(self) -> Vec<Op<'a>> {
         let mut ops = Vec::new();
         // SAFETY: the block is alive.
         unsafe {
-            let mut op = mlirBlockGetFirstOperation(self.0);
+            let mut op = mlirBlockGetFirstOperation(self.raw);
             while !op.ptr.is_null() {
-                ops.push(Op(op));
+                ops.push(Op::from_raw(op));
                 op = mlirOperationGetNextInBlock(op);
             }
         }
@@ -521,64 +744,82 @@ impl Block {
     }
 
     /// The block's arguments.
-    pub fn arguments(self) -> Vec<Val> {
+    pub fn arguments(self) -> Vec<Val<'a>> {
         // SAFETY: as above.
         unsafe {
-            (0..mlirBlockGetNumArguments(self.0))
-                .map(|i| Val(mlirBlockGetArgument(self.0, i)))
+            (0..mlirBlockGetNumArguments(self.raw))
+                .map(|i| Val::from_raw(mlirBlockGetArgument(self.raw, i)))
                 .collect()
         }
     }
 }
 
-impl Val {
+impl<'a> Val<'a> {
     /// Whether both values have the same type (types are uniqued).
-    pub fn same_type(self, other: Val) -> bool {
+    pub fn same_type(self, other: Val<'a>) -> bool {
         // SAFETY: both values are alive.
-        unsafe { mlirTypeEqual(mlirValueGetType(self.0), mlirValueGetType(other.0)) }
+        unsafe { mlirTypeEqual(mlirValueGetType(self.raw), mlirValueGetType(other.raw)) }
     }
 
     /// Gives the value a ranked tensor type of `shape` (`None` = dynamic) and the element type
     /// of `like` (a ranked tensor value). Used when a rewrite re-derives a value's shape.
-    pub fn set_tensor_type(self, shape: &[Option<i64>], like: Val) {
+    pub fn set_tensor_type(self, shape: &[Option<i64>], like: Val<'a>) {
         let dims: Vec<i64> = shape.iter().map(|d| d.unwrap_or(i64::MIN)).collect();
-        // SAFETY: both values are alive; the new type is uniqued in their context.
+        // SAFETY: both values are alive; `like` is checked to be shaped before its element type
+        // is read (MLIR casts unchecked); the new type is uniqued in their context.
         unsafe {
-            let element = mlirShapedTypeGetElementType(mlirValueGetType(like.0));
+            assert!(
+                mlirTypeIsAShaped(mlirValueGetType(like.raw)),
+                "set_tensor_type: `like` is not a shaped value"
+            );
+            let element = mlirShapedTypeGetElementType(mlirValueGetType(like.raw));
             let null_encoding = MlirAttribute {
                 ptr: std::ptr::null(),
             };
             let ty =
                 mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), element, null_encoding);
-            mlirValueSetType(self.0, ty);
+            mlirValueSetType(self.raw, ty);
         }
     }
 
     /// The value's context.
     pub fn context_raw(self) -> MlirContext {
         // SAFETY: the value is alive.
-        unsafe { mlirTypeGetContext(mlirValueGetType(self.0)) }
+        unsafe { mlirTypeGetContext(mlirValueGetType(self.raw)) }
     }
 
     /// An identity key of the value's type.
     pub fn type_key(self) -> usize {
         // SAFETY: as above.
-        unsafe { mlirValueGetType(self.0).ptr as usize }
+        unsafe { mlirValueGetType(self.raw).ptr as usize }
+    }
+
+    /// Gives the value (op result or block argument) type `ty` (of the value's context), in
+    /// place. Its users are not re-checked: the verifier runs after the pass.
+    pub fn set_raw_type(self, ty: MlirType) {
+        // SAFETY: the value is alive; MLIR only stores the (uniqued) type.
+        unsafe { mlirValueSetType(self.raw, ty) }
     }
 }
 
-impl Op {
+impl<'a> Op<'a> {
+    /// Removes attribute `name`; whether it was there.
+    pub fn remove_attr(self, name: &str) -> bool {
+        // SAFETY: the op is alive; the name outlives the call.
+        unsafe { mlirOperationRemoveAttributeByName(self.raw, string_ref(name)) }
+    }
+
     /// The op's context.
     pub fn context_raw(self) -> MlirContext {
         // SAFETY: the op is alive.
-        unsafe { mlirOperationGetContext(self.0) }
+        unsafe { mlirOperationGetContext(self.raw) }
     }
 
     /// An `array<i64: …>` attribute in the op's context.
-    pub fn i64_array_attr(self, values: &[i64]) -> Attr {
+    pub fn i64_array_attr(self, values: &[i64]) -> Attr<'a> {
         // SAFETY: MLIR copies the values into uniqued storage.
         unsafe {
-            Attr(mlirDenseI64ArrayGet(
+            Attr::from_raw(mlirDenseI64ArrayGet(
                 self.context_raw(),
                 values.len() as isize,
                 values.as_ptr(),
@@ -591,32 +832,33 @@ impl Op {
 /// and attributes, not yet in any block: the caller inserts it (directly, or through a pattern
 /// rewriter so that a rewrite driver knows of it). The caller makes sure the op is valid (the
 /// verifier runs after every pass).
-pub fn build_detached_op(
-    anchor: Op,
+pub fn build_detached_op<'a>(
+    anchor: Op<'a>,
     name: &str,
-    operands: &[Val],
+    operands: &[Val<'a>],
     result_types: &[MlirType],
-    attributes: &[(&str, Attr)],
-) -> Op {
+    attributes: &[(&str, Attr<'a>)],
+) -> Op<'a> {
     build_op(anchor, name, operands, result_types, attributes, None)
 }
 
 /// The one place an `MlirOperationState` is filled: name, location of `anchor`, operands,
 /// results, attributes and, if given, one region the new op takes ownership of.
-fn build_op(
-    anchor: Op,
+fn build_op<'a>(
+    anchor: Op<'a>,
     name: &str,
-    operands: &[Val],
+    operands: &[Val<'a>],
     result_types: &[MlirType],
-    attributes: &[(&str, Attr)],
+    attributes: &[(&str, Attr<'a>)],
     region: Option<MlirRegion>,
-) -> Op {
+) -> Op<'a> {
     // SAFETY: the state is filled from live handles and consumed by mlirOperationCreate; the
     // region (if any) is caller-owned and handed over to the new op.
     unsafe {
         let context = anchor.context_raw();
-        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(anchor.0));
-        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
+        let mut state =
+            mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(anchor.raw));
+        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.raw).collect();
         mlirOperationStateAddOperands(
             &mut state,
             raw_operands.len() as isize,
@@ -632,35 +874,38 @@ fn build_op(
         if let Some(region) = region {
             mlirOperationStateAddOwnedRegions(&mut state, 1, &region);
         }
-        Op(mlirOperationCreate(&mut state))
+        Op::from_raw(mlirOperationCreate(&mut state))
     }
 }
 
 /// Creates an op (see [`build_detached_op`]) right before `anchor`, in its block.
-pub fn create_op_before(
-    anchor: Op,
+pub fn create_op_before<'a>(
+    anchor: Op<'a>,
     name: &str,
-    operands: &[Val],
+    operands: &[Val<'a>],
     result_types: &[MlirType],
-    attributes: &[(&str, Attr)],
-) -> Op {
+    attributes: &[(&str, Attr<'a>)],
+) -> Op<'a> {
+    anchor.expect_in_block();
     let op = build_detached_op(anchor, name, operands, result_types, attributes);
     // SAFETY: the anchor's block is alive; the block takes ownership of the new op.
-    unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor.0), anchor.0, op.0) };
+    unsafe {
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor.raw), anchor.raw, op.raw)
+    };
     op
 }
 
 /// `(name, attribute)` pairs as MLIR named attributes of `context`.
 pub fn named_attributes(
     context: MlirContext,
-    attributes: &[(&str, Attr)],
+    attributes: &[(&str, Attr<'_>)],
 ) -> Vec<MlirNamedAttribute> {
     attributes
         .iter()
         .map(|(n, a)| MlirNamedAttribute {
             // SAFETY: identifiers are uniqued in the live context.
             name: unsafe { mlirIdentifierGet(context, string_ref(n)) },
-            attribute: a.0,
+            attribute: a.raw,
         })
         .collect()
 }
@@ -673,12 +918,14 @@ pub fn string_ref(s: &str) -> MlirStringRef {
     }
 }
 
-impl Attr {
+/// Attributes made in a raw context. The context is trusted to be live (as every raw-context
+/// helper of this crate does) and the caller picks `'a`, which must not outlast it.
+impl<'a> Attr<'a> {
     /// An `array<i32: …>` attribute (as `operandSegmentSizes` needs).
-    pub fn i32_array(context: MlirContext, values: &[i32]) -> Attr {
+    pub fn i32_array(context: MlirContext, values: &[i32]) -> Attr<'a> {
         // SAFETY: MLIR copies the values into uniqued storage.
         unsafe {
-            Attr(mlirDenseI32ArrayGet(
+            Attr::from_raw(mlirDenseI32ArrayGet(
                 context,
                 values.len() as isize,
                 values.as_ptr(),
@@ -687,55 +934,33 @@ impl Attr {
     }
 
     /// A string attribute.
-    pub fn string(context: MlirContext, value: &str) -> Attr {
+    pub fn string(context: MlirContext, value: &str) -> Attr<'a> {
         // SAFETY: MLIR copies the string.
-        unsafe { Attr(mlirStringAttrGet(context, string_ref(value))) }
+        unsafe { Attr::from_raw(mlirStringAttrGet(context, string_ref(value))) }
     }
 
     /// A bool attribute.
-    pub fn bool(context: MlirContext, value: bool) -> Attr {
+    pub fn bool(context: MlirContext, value: bool) -> Attr<'a> {
         // SAFETY: as above.
-        unsafe { Attr(mlirBoolAttrGet(context, i32::from(value))) }
+        unsafe { Attr::from_raw(mlirBoolAttrGet(context, i32::from(value))) }
     }
 
     /// An i64 integer attribute.
-    pub fn i64(context: MlirContext, value: i64) -> Attr {
+    pub fn i64(context: MlirContext, value: i64) -> Attr<'a> {
         // SAFETY: as above.
-        unsafe { Attr(mlirIntegerAttrGet(mlirIntegerTypeGet(context, 64), value)) }
+        unsafe { Attr::from_raw(mlirIntegerAttrGet(mlirIntegerTypeGet(context, 64), value)) }
     }
 
     /// An f32 float attribute.
-    pub fn f32(context: MlirContext, value: f32) -> Attr {
+    pub fn f32(context: MlirContext, value: f32) -> Attr<'a> {
         // SAFETY: as above.
         unsafe {
-            Attr(mlirFloatAttrDoubleGet(
+            Attr::from_raw(mlirFloatAttrDoubleGet(
                 context,
                 mlirF32TypeGet(context),
                 f64::from(value),
             ))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use melior::ir::Module;
-
-    #[test]
-    fn a_panic_in_a_walk_resumes_after_mlir_returns() {
-        let context = crate::new_context().expect("dialect loads");
-        let module = Module::parse(&context, "func.func @f() { return }").expect("parses");
-        let root = Op(module.as_operation().to_raw());
-        let mut visited = 0;
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            root.walk(&mut |_| {
-                visited += 1;
-                panic!("boom");
-            })
-        }));
-        assert!(outcome.is_err());
-        assert_eq!(visited, 1, "the walk stops at the panic");
     }
 }
 
@@ -794,7 +1019,7 @@ extern "C" {
     );
 }
 
-impl Op {
+impl<'a> Op<'a> {
     /// Prints the op. The IR must already be verified (dit-opt verifies after parsing and
     /// after every pass): MLIR's printer then skips its own full re-verification, which
     /// otherwise costs as much as printing.
@@ -805,7 +1030,7 @@ impl Op {
             let flags = options.to_flags();
             mlirOpPrintingFlagsAssumeVerified(flags);
             ditOperationPrintBuffered(
-                self.0,
+                self.raw,
                 flags,
                 Some(append_chunk),
                 &mut out as *mut Vec<u8> as *mut c_void,
@@ -823,7 +1048,7 @@ impl Op {
         // SAFETY: the callback only appends bytes to `out`, which outlives the call.
         unsafe {
             mlirOperationWriteBytecode(
-                self.0,
+                self.raw,
                 Some(append_chunk),
                 &mut out as *mut Vec<u8> as *mut c_void,
             )
@@ -873,33 +1098,33 @@ pub fn tensor_type(
     }
 }
 
-impl Val {
+impl<'a> Val<'a> {
     /// The block and position of a block argument; `None` for an op result.
-    pub fn block_argument(self) -> Option<(Block, usize)> {
+    pub fn block_argument(self) -> Option<(Block<'a>, usize)> {
         // SAFETY: the value is alive (module invariant).
         unsafe {
-            mlirValueIsABlockArgument(self.0).then(|| {
+            mlirValueIsABlockArgument(self.raw).then(|| {
                 (
-                    Block(mlirBlockArgumentGetOwner(self.0)),
-                    mlirBlockArgumentGetArgNumber(self.0) as usize,
+                    Block::from_raw(mlirBlockArgumentGetOwner(self.raw)),
+                    mlirBlockArgumentGetArgNumber(self.raw) as usize,
                 )
             })
         }
     }
 }
 
-impl Attr {
+impl<'a> Attr<'a> {
     /// The symbol name of a flat symbol reference attribute (`@f`).
     pub fn as_flat_symbol_ref(self) -> Option<String> {
         // SAFETY: predicates and getters on a live attribute.
         unsafe {
-            mlirAttributeIsAFlatSymbolRef(self.0)
-                .then(|| str_of(mlirFlatSymbolRefAttrGetValue(self.0)))
+            mlirAttributeIsAFlatSymbolRef(self.raw)
+                .then(|| str_of(mlirFlatSymbolRefAttrGetValue(self.raw)))
         }
     }
 }
 
-impl Op {
+impl<'a> Op<'a> {
     /// For a `func.func` with a body: appends an argument of type `ty` (a raw MLIR type) to its
     /// entry block, and keeps the signature in step: `function_type` gets the new input, and
     /// `arg_attrs` (created when `attributes` is not empty, extended when present) gets the
@@ -910,8 +1135,8 @@ impl Op {
         self,
         ty: MlirType,
         location: Location,
-        attributes: &[(&str, Attr)],
-    ) -> Option<Val> {
+        attributes: &[(&str, Attr<'a>)],
+    ) -> Option<Val<'a>> {
         if !self.is("func.func") {
             return None;
         }
@@ -921,7 +1146,7 @@ impl Op {
         // context, and the block argument is owned by the (live) entry block.
         unsafe {
             let context = self.context_raw();
-            let old = mlirTypeAttrGetValue(function_type.0);
+            let old = mlirTypeAttrGetValue(function_type.raw);
             if !mlirTypeIsAFunction(old) {
                 return None;
             }
@@ -940,16 +1165,16 @@ impl Op {
                 results.len() as isize,
                 results.as_ptr(),
             );
-            let value = mlirBlockAddArgument(entry.0, ty, location.to_raw());
-            self.set_attr("function_type", Attr(mlirTypeAttrGet(new)));
+            let value = mlirBlockAddArgument(entry.raw, ty, location.to_raw());
+            self.set_attr("function_type", Attr::from_raw(mlirTypeAttrGet(new)));
             let existing = self
                 .attr("arg_attrs")
-                .filter(|a| mlirAttributeIsAArray(a.0));
+                .filter(|a| mlirAttributeIsAArray(a.raw));
             if existing.is_some() || !attributes.is_empty() {
                 let empty = mlirDictionaryAttrGet(context, 0, std::ptr::null());
                 let mut dicts: Vec<MlirAttribute> = match existing {
-                    Some(a) => (0..mlirArrayAttrGetNumElements(a.0))
-                        .map(|i| mlirArrayAttrGetElement(a.0, i))
+                    Some(a) => (0..mlirArrayAttrGetNumElements(a.raw))
+                        .map(|i| mlirArrayAttrGetElement(a.raw, i))
                         .collect(),
                     None => Vec::new(),
                 };
@@ -962,27 +1187,27 @@ impl Op {
                 ));
                 self.set_attr(
                     "arg_attrs",
-                    Attr(mlirArrayAttrGet(
+                    Attr::from_raw(mlirArrayAttrGet(
                         context,
                         dicts.len() as isize,
                         dicts.as_ptr(),
                     )),
                 );
             }
-            Some(Val(value))
+            Some(Val::from_raw(value))
         }
     }
 }
 
-impl Val {
+impl<'a> Val<'a> {
     /// The ops that use this value (one entry per use).
-    pub fn users(self) -> Vec<Op> {
+    pub fn users(self) -> Vec<Op<'a>> {
         let mut users = Vec::new();
         // SAFETY: walks the use list of a live value.
         unsafe {
-            let mut use_ = mlirValueGetFirstUse(self.0);
+            let mut use_ = mlirValueGetFirstUse(self.raw);
             while !use_.ptr.is_null() {
-                users.push(Op(mlirOpOperandGetOwner(use_)));
+                users.push(Op::from_raw(mlirOpOperandGetOwner(use_)));
                 use_ = mlirOpOperandGetNextUse(use_);
             }
         }
@@ -990,38 +1215,83 @@ impl Val {
     }
 
     /// Replaces every use of this value with `with`, except the uses by `except`.
-    pub fn replace_all_uses_except(self, with: Val, except: Op) {
-        let mut exceptions = [except.0];
+    pub fn replace_all_uses_except(self, with: Val<'a>, except: Op<'a>) {
+        let mut exceptions = [except.raw];
         // SAFETY: all handles are alive; MLIR reads the exception list during the call.
-        unsafe { mlirValueReplaceAllUsesExcept(self.0, with.0, 1, exceptions.as_mut_ptr()) }
+        unsafe { mlirValueReplaceAllUsesExcept(self.raw, with.raw, 1, exceptions.as_mut_ptr()) }
     }
 }
 
-impl Op {
-    /// Moves the op from its block to the end of `block`.
-    pub fn move_to_end_of(self, block: Block) {
+impl<'a> Op<'a> {
+    /// Moves the op from its block to the end of `block`, which must be in the same IR tree
+    /// (the same outermost op, e.g. one module): the op keeps its owner, so every handle to it
+    /// stays valid for as long as it was. Panics, moving nothing, otherwise; moving into
+    /// another tree is [`Op::move_to_end_of_other_tree`].
+    pub fn move_to_end_of(self, block: Block<'a>) {
+        let destination = block.parent_op().map(|op| op.outermost());
+        assert!(
+            destination == Some(self.outermost()),
+            "moving an op into another IR tree (see move_to_end_of_other_tree)"
+        );
+        // SAFETY: both are alive; the op stays under the same owner.
+        unsafe { self.move_unchecked(block) }
+    }
+
+    /// Moves the op from its block to the end of `block`, in any IR tree.
+    ///
+    /// # Safety
+    /// The op now belongs to `block`'s owner: no handle to it (nor to its results, regions or
+    /// nested ops) is used once that owner is gone, even if the handle's lifetime says longer
+    /// (moving an op out of a module that is destroyed afterwards, into the one that stays, is
+    /// the sound direction).
+    pub unsafe fn move_to_end_of_other_tree(self, block: Block<'_>) {
+        // SAFETY: both are alive; the caller answers for the new owner's lifetime.
+        unsafe { self.move_unchecked(block) }
+    }
+
+    /// The removal and append behind both moves.
+    unsafe fn move_unchecked(self, block: Block<'_>) {
         // SAFETY: the op is alive; after removal the caller-owned op is handed to the block.
         unsafe {
-            mlirOperationRemoveFromParent(self.0);
-            mlirBlockAppendOwnedOperation(block.0, self.0);
+            mlirOperationRemoveFromParent(self.raw);
+            mlirBlockAppendOwnedOperation(block.raw, self.raw);
         }
+    }
+
+    /// Panics unless the op is in a block: inserting before an op in none would hand MLIR a
+    /// null block.
+    fn expect_in_block(self) {
+        assert!(
+            self.block().is_some(),
+            "inserting before an op that is in no block"
+        );
+    }
+
+    /// The outermost op this one is nested in (itself when it has no parent).
+    fn outermost(self) -> Op<'a> {
+        let mut at = self;
+        while let Some(parent) = at.parent() {
+            at = parent;
+        }
+        at
     }
 }
 
 /// Creates, right before `anchor`, an op with one region holding one block whose arguments
 /// have `block_argument_types` (located at the anchor); returns the op and that block.
-pub fn create_region_op_before(
-    anchor: Op,
+pub fn create_region_op_before<'a>(
+    anchor: Op<'a>,
     name: &str,
-    operands: &[Val],
+    operands: &[Val<'a>],
     result_types: &[MlirType],
-    attributes: &[(&str, Attr)],
+    attributes: &[(&str, Attr<'a>)],
     block_argument_types: &[MlirType],
-) -> (Op, Block) {
+) -> (Op<'a>, Block<'a>) {
+    anchor.expect_in_block();
     // SAFETY: the block and region are created here and handed to the new op, which the
     // anchor's block then owns.
     unsafe {
-        let location = mlirOperationGetLocation(anchor.0);
+        let location = mlirOperationGetLocation(anchor.raw);
         let locations = vec![location; block_argument_types.len()];
         let block = mlirBlockCreate(
             block_argument_types.len() as isize,
@@ -1038,7 +1308,95 @@ pub fn create_region_op_before(
             attributes,
             Some(region),
         );
-        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor.0), anchor.0, op.0);
-        (op, Block(block))
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor.raw), anchor.raw, op.raw);
+        (op, Block::from_raw(block))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    #[test]
+    fn a_panic_in_a_walk_resumes_after_mlir_returns() {
+        let context = crate::new_context().expect("dialect loads");
+        let module = Module::parse(&context, "func.func @f() { return }").expect("parses");
+        let root = Op::of_module(&module);
+        let mut visited = 0;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            root.walk(&mut |_| {
+                visited += 1;
+                panic!("boom");
+            })
+        }));
+        assert!(outcome.is_err());
+        assert_eq!(visited, 1, "the walk stops at the panic");
+    }
+
+    /// A function whose body is `%0 = relu(%x)`, `%1 = relu(%0)`, `return %1`.
+    const CHAIN: &str = r#"func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "dit.relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "dit.relu"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}"#;
+
+    fn ops_named<'a>(root: Op<'a>, name: &str) -> Vec<Op<'a>> {
+        let mut found = Vec::new();
+        root.walk(&mut |op| {
+            if op.is(name) {
+                found.push(op);
+            }
+        });
+        found
+    }
+
+    #[test]
+    fn erasing_an_op_whose_result_is_used_panics_and_erases_nothing() {
+        let context = crate::new_context().expect("dialect loads");
+        let module = Module::parse(&context, CHAIN).expect("parses");
+        let root = Op::of_module(&module);
+        let first = ops_named(root, "dit.relu")[0];
+        assert!(first.has_uses());
+        // SAFETY: the op is not used afterwards if the erase happens; it must not (it panics
+        // first), which the checks below confirm on the intact IR.
+        let outcome = std::panic::catch_unwind(|| unsafe { first.erase() });
+        assert!(outcome.is_err(), "erase refuses an op with uses");
+        assert_eq!(ops_named(root, "dit.relu").len(), 2);
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
+    fn erasing_a_dead_chain_user_first_leaves_valid_ir() {
+        let context = crate::new_context().expect("dialect loads");
+        let module = Module::parse(&context, CHAIN).expect("parses");
+        let root = Op::of_module(&module);
+        let relus = ops_named(root, "dit.relu");
+        let ret = ops_named(root, "func.return")[0];
+        ret.set_operand(0, relus[0].operand(0));
+        for op in relus.into_iter().rev() {
+            // SAFETY: the second relu's only user (the return) reads %x now, and the first's
+            // only user is the second, erased first; neither handle is used again.
+            unsafe { op.erase() };
+        }
+        assert!(ops_named(root, "dit.relu").is_empty());
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
+    fn moving_an_op_into_another_module_is_refused_by_the_safe_move() {
+        let context = crate::new_context().expect("dialect loads");
+        let a = Module::parse(&context, CHAIN).expect("parses");
+        let b = Module::parse(&context, "").expect("parses");
+        let func = ops_named(Op::of_module(&a), "func.func")[0];
+        let other_body = Op::of_module(&b).region_blocks(0)[0];
+        let outcome = std::panic::catch_unwind(|| func.move_to_end_of(other_body));
+        assert!(outcome.is_err(), "the safe move stays within one tree");
+        assert_eq!(ops_named(Op::of_module(&a), "func.func").len(), 1);
+        // Within the tree it moves (the IR is not verified afterwards).
+        let relus = ops_named(Op::of_module(&a), "dit.relu");
+        let body = relus[1].block().expect("in the body");
+        relus[0].move_to_end_of(body);
+        assert_eq!(body.ops().last().copied(), Some(relus[0]));
     }
 }

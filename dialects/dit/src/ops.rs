@@ -16,14 +16,14 @@ pub fn spec(name: &str) -> Option<&'static OpSpec> {
 
 /// Operand values grouped by slot, resolved through `operandSegmentSizes` when present.
 #[derive(Clone, Debug)]
-pub struct Operands {
+pub struct Operands<'a> {
     /// Slot name, index of its first value among the op's operands, its values.
-    slots: Vec<(&'static str, usize, Vec<Val>)>,
+    slots: Vec<(&'static str, usize, Vec<Val<'a>>)>,
 }
 
-impl Operands {
+impl<'a> Operands<'a> {
     /// Splits `op`'s operands into the slots of `spec`. Errors say what does not fit.
-    pub fn resolve(op: Op, spec: &OpSpec) -> Result<Operands, String> {
+    pub fn resolve(op: Op<'a>, spec: &OpSpec) -> Result<Operands<'a>, String> {
         let values = op.operands();
         let sizes: Vec<usize> = match op.attr("operandSegmentSizes") {
             Some(attr) => {
@@ -91,12 +91,12 @@ impl Operands {
     }
 
     /// The single value of slot `name` (`None` if the optional slot is empty).
-    pub fn get(&self, name: &str) -> Option<Val> {
+    pub fn get(&self, name: &str) -> Option<Val<'a>> {
         self.group(name).first().copied()
     }
 
     /// All values of slot `name`.
-    pub fn group(&self, name: &str) -> &[Val] {
+    pub fn group(&self, name: &str) -> &[Val<'a>] {
         self.slots
             .iter()
             .find(|(n, _, _)| *n == name)
@@ -190,13 +190,13 @@ mod tests {
 
 /// Builds dit ops with operands given by slot, filling `operandSegmentSizes` from the op
 /// table, so passes never count segments by hand.
-pub struct OpBuilder {
-    anchor: Op,
+pub struct OpBuilder<'a> {
+    anchor: Op<'a>,
 }
 
-impl OpBuilder {
+impl<'a> OpBuilder<'a> {
     /// New ops go right before `anchor`.
-    pub fn before(anchor: Op) -> Self {
+    pub fn before(anchor: Op<'a>) -> Self {
         Self { anchor }
     }
 
@@ -205,10 +205,10 @@ impl OpBuilder {
     pub fn create(
         &self,
         kind: OpKind,
-        slots: &[&[Val]],
+        slots: &[&[Val<'a>]],
         result_types: &[mlir_sys::MlirType],
-        attributes: &[(&str, crate::ir::Attr)],
-    ) -> Result<Op, String> {
+        attributes: &[(&str, crate::ir::Attr<'a>)],
+    ) -> Result<Op<'a>, String> {
         let spec = kind.spec();
         let name = spec.name;
         if slots.len() != spec.operands.len() {
@@ -235,7 +235,7 @@ impl OpBuilder {
             sizes.push(values.len() as i32);
             operands.extend_from_slice(values);
         }
-        let mut attrs: Vec<(&str, crate::ir::Attr)> = attributes.to_vec();
+        let mut attrs: Vec<(&str, crate::ir::Attr<'a>)> = attributes.to_vec();
         if spec.needs_segments() {
             attrs.push((
                 "operandSegmentSizes",
@@ -269,7 +269,7 @@ mod builder_tests {
         )
         .expect("parses");
         let mut ret = None;
-        Op(module.as_operation().to_raw()).walk(&mut |op| {
+        Op::of_module(&module).walk(&mut |op| {
             if op.is("func.return") {
                 ret = Some(op);
             }
@@ -290,7 +290,7 @@ mod builder_tests {
                 .and_then(|a| a.as_i32_array()),
             Some(vec![1, 1, 0])
         );
-        assert!(verifier::verify(Op(module.as_operation().to_raw())).is_empty());
+        assert!(verifier::verify(Op::of_module(&module)).is_empty());
         assert!(OpBuilder::before(ret)
             .create(OpKind::Linear, &[&[x], &[w]], &[out_ty], &[])
             .is_err());

@@ -16,14 +16,14 @@ use crate::{
 
 /// A broken rule: which op, which rule, and what is wrong.
 #[derive(Clone, Debug)]
-pub struct Violation {
-    pub op: Op,
+pub struct Violation<'a> {
+    pub op: Op<'a>,
     /// A short stable name of the rule, e.g. `transpose.perm`.
     pub rule: &'static str,
     pub message: String,
 }
 
-impl Violation {
+impl Violation<'_> {
     /// The message as printed: `'dit.x' op <message> [rule <rule>]`.
     pub fn text(&self) -> String {
         format!(
@@ -46,7 +46,7 @@ macro_rules! ensure {
 }
 
 /// Verifies every dit op nested in `root`; returns every violation (empty when valid).
-pub fn verify(root: Op) -> Vec<Violation> {
+pub fn verify(root: Op<'_>) -> Vec<Violation<'_>> {
     let mut violations = Vec::new();
     root.walk(&mut |op| {
         if let Err((rule, message)) = verify_op(op) {
@@ -99,7 +99,9 @@ pub extern "C" fn ditVerifyRustRules(op: mlir_sys::MlirOperation) -> bool {
     if HOOK_DEFERRED.with(Cell::get) {
         return true;
     }
-    let op = Op(op);
+    // SAFETY: MLIR calls the hook with the live op it verifies; the handle does not outlive
+    // the call.
+    let op = unsafe { Op::from_raw(op) };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| verify_op(op)));
     let text = match outcome {
         Ok(Ok(())) => return true,
@@ -125,13 +127,13 @@ extern "C" {
 /// thousands of times.
 pub fn verify_op(op: Op) -> Check {
     // SAFETY: the op is alive (module invariant of `Op`); the cache belongs to its context.
-    if unsafe { ditRulesHeldBefore(op.0) } {
+    if unsafe { ditRulesHeldBefore(op.raw()) } {
         return Ok(());
     }
     let checked = check_rules(op);
     if checked.is_ok() {
         // SAFETY: as above.
-        unsafe { ditRulesHeld(op.0) };
+        unsafe { ditRulesHeld(op.raw()) };
     }
     checked
 }
@@ -329,7 +331,7 @@ fn norm_dim(dim: i64, rank: usize, what: &str) -> Result<usize, (&'static str, S
     })
 }
 
-fn req_attr(op: Op, name: &str) -> Result<Attr, (&'static str, String)> {
+fn req_attr<'a>(op: Op<'a>, name: &str) -> Result<Attr<'a>, (&'static str, String)> {
     op.attr(name)
         .ok_or_else(|| ("required-attribute", format!("requires attribute '{name}'")))
 }
@@ -1856,7 +1858,7 @@ mod tests {
     fn violations(src: &str) -> Vec<String> {
         let context = new_context().expect("dialect loads");
         let module = parse_module(&context, src).expect("parses and passes ODS");
-        verify(Op(module.as_operation().to_raw()))
+        verify(Op::of_module(&module))
             .iter()
             .map(Violation::text)
             .collect()
@@ -1874,7 +1876,7 @@ mod tests {
         assert!(melior::ir::Module::parse(&context, src).is_none());
         // Deferred, the parse passes and the rule is left to `verify`...
         let module = parse_module(&context, src).expect("the ODS constraints hold");
-        let found: Vec<&str> = verify(Op(module.as_operation().to_raw()))
+        let found: Vec<&str> = verify(Op::of_module(&module))
             .iter()
             .map(|v| v.rule)
             .collect();

@@ -59,12 +59,12 @@ pub fn convert_to_llvm_dialect(module: Op) -> Result<(), CodegenError> {
     // SAFETY: the pass manager is created, filled and destroyed here; the passes are owned by
     // it; the module op is alive for the run.
     unsafe {
-        let context = mlirOperationGetContext(module.0);
+        let context = mlirOperationGetContext(module.raw());
         let pm = mlirPassManagerCreate(context);
         mlirPassManagerAddOwnedPass(pm, mlirCreateConversionArithToLLVMConversionPass());
         mlirPassManagerAddOwnedPass(pm, mlirCreateConversionConvertFuncToLLVMPass());
         mlirPassManagerAddOwnedPass(pm, mlirCreateConversionReconcileUnrealizedCastsPass());
-        let result = mlirPassManagerRunOnOp(pm, module.0);
+        let result = mlirPassManagerRunOnOp(pm, module.raw());
         mlirPassManagerDestroy(pm);
         if result.value == 0 {
             return Err(CodegenError::Conversion);
@@ -82,8 +82,8 @@ pub fn translate<'ctx>(
     // SAFETY: the MLIR context is alive; the translation registration is idempotent; the LLVM
     // context outlives the returned module, which takes ownership of the raw module.
     unsafe {
-        mlirRegisterAllLLVMTranslations(mlirOperationGetContext(module.0));
-        let raw = mlirTranslateModuleToLLVMIR(module.0, llvm.as_ctx_ref() as _);
+        mlirRegisterAllLLVMTranslations(mlirOperationGetContext(module.raw()));
+        let raw = mlirTranslateModuleToLLVMIR(module.raw(), llvm.as_ctx_ref() as _);
         if raw.is_null() {
             return Err(CodegenError::Translation);
         }

@@ -733,7 +733,7 @@ mod tests {
     fn placements(source: &str) -> Vec<(String, Placement)> {
         let context = dit_dialect::new_context().expect("dialect loads");
         let module = dit_dialect::parse_module(&context, source).expect("parses");
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         let mut out = Vec::new();
         root.walk(&mut |op| {
             if op.parent().is_some_and(|p| p.is("func.func")) && op.name().starts_with("dit.") {
@@ -803,7 +803,7 @@ mod tests {
                }"#,
         )
         .expect("parses");
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         let mut linears = Vec::new();
         root.walk(&mut |op| {
             if op.is("dit.linear") {

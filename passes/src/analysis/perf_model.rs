@@ -203,9 +203,9 @@ pub fn estimate(work: &Work, r: &Rates) -> Estimate {
 
 /// One kernel launch of the lowered per-call entry.
 #[derive(Clone, Debug)]
-pub struct Launch {
+pub struct Launch<'a> {
     /// The op that launches it.
-    pub op: Op,
+    pub op: Op<'a>,
     /// `dit.fused`'s kernel name, else the op name.
     pub name: String,
     /// Where the op stands.
@@ -475,7 +475,7 @@ mod tests {
     fn module_launches(source: &str) -> Vec<(String, Work, u64)> {
         let context = dit_dialect::new_context().expect("dialect loads");
         let module = dit_dialect::parse_module(&context, source).expect("parses");
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         assert_eq!(
             launches(root)
                 .iter()

@@ -100,7 +100,7 @@ impl DitPass for ConvertTorchToDit {
             let (converted, signature) = convert_function(func, context);
             ok &= converted && signature;
             if !converted {
-                failed_funcs.insert(func.0.ptr as usize);
+                failed_funcs.insert(func.raw().ptr as usize);
             }
         }
         module.walk(&mut |op| {
@@ -307,7 +307,9 @@ fn convert_op(op: Op, context: &PassContext, stats: &mut Stats) -> bool {
             context
                 .report
                 .skipped(PATTERN, op, format!("{short}: a runtime check, dropped"));
-            op.erase();
+            // SAFETY: the op has no results (checked above) and no regions; the caller walks a list
+            // of the block's ops taken beforehand and does not come back to it.
+            unsafe { op.erase() };
             return true;
         }
         error_at(
@@ -438,7 +440,7 @@ fn convert_op(op: Op, context: &PassContext, stats: &mut Stats) -> bool {
 /// The elements of the tensor list `list` (a result of `op`), through the
 /// `torch.prim.ListUnpack`s that read it: (old value, new type) per element. Other readers of
 /// the list cannot be expressed in dit.
-fn unpacked(op: Op, list: Val) -> Result<Vec<(Val, MlirType)>, String> {
+fn unpacked<'a>(op: Op<'a>, list: Val<'a>) -> Result<Vec<(Val<'a>, MlirType)>, String> {
     let users = list.users();
     if let Some(other) = users.iter().find(|u| !u.is("torch.prim.ListUnpack")) {
         return Err(format!(
@@ -525,7 +527,7 @@ fn retype_results(op: Op) -> bool {
 /// `dit.opaque` in place of the torch op: its tensor operands (also those reached through
 /// lists and scalar computations, so no data dependence is lost), its results, the aten name,
 /// and every constant non-tensor argument as `arg<i>` (a `None` argument has no `arg<i>`).
-fn make_opaque(node: &Node) -> Result<Op, String> {
+fn make_opaque<'a>(node: &Node<'a>) -> Result<Op<'a>, String> {
     let op = node.op;
     let context = op.context_raw();
     let operands = tensor_inputs(op);
@@ -545,7 +547,9 @@ fn make_opaque(node: &Node) -> Result<Op, String> {
     let opaque = OpBuilder::before(op).create(OpKind::Opaque, &[&operands], &node.outs, &attrs)?;
     if !mlir::verifies_quietly(opaque) {
         if !opaque.has_uses() {
-            opaque.erase();
+            // SAFETY: `opaque` was created just above and has no uses (checked); no other handle to
+            // it exists.
+            unsafe { opaque.erase() };
         }
         return Err("its operands or results are not ranked tensors".into());
     }
@@ -574,7 +578,7 @@ fn tensor_inputs(op: Op) -> Vec<Val> {
             continue;
         }
         let Some(def) = v.defining_op() else { continue };
-        if def.name().starts_with("torch.") && seen_ops.insert(def.0.ptr as usize) {
+        if def.name().starts_with("torch.") && seen_ops.insert(def.raw().ptr as usize) {
             stack.extend(def.operands().into_iter().rev());
         }
     }
@@ -600,7 +604,9 @@ fn flatten_returned_tuples(block: Block) {
             }
         }
         ir::create_op_before(op, "func.return", &flat, &[], &[]);
-        op.erase();
+        // SAFETY: a func.return has no results and was just replaced; the loop walks a list of the
+        // block's ops taken beforehand and does not come back to it.
+        unsafe { op.erase() };
     }
 }
 
@@ -619,7 +625,10 @@ fn erase_dead_torch_ops(blocks: &[Block], resultless: bool) {
             for op in block.ops().into_iter().rev() {
                 let dead = !op.has_uses() && (resultless || op.num_results() > 0);
                 if op.name().starts_with("torch.") && dead {
-                    op.erase();
+                    // SAFETY: the op is unused (checked); each round walks a fresh list of the
+                    // block's ops from the end, so no erased op is visited again, and torch ops
+                    // with regions were refused, so no listed block is inside an erased op.
+                    unsafe { op.erase() };
                     erased = true;
                 }
             }
@@ -712,7 +721,7 @@ fn no_foreign_ir_left(module: Op, failed_funcs: &HashSet<usize>) -> bool {
                 }
                 parent = p.parent();
             }
-            if parent.is_some_and(|f| failed_funcs.contains(&(f.0.ptr as usize))) {
+            if parent.is_some_and(|f| failed_funcs.contains(&(f.raw().ptr as usize))) {
                 ok = false;
                 return;
             }
@@ -814,7 +823,7 @@ mod tests {
         let (sink, _handler) = dit_dialect::DiagnosticSink::attach(&mlir);
         mlir.set_allow_unregistered_dialects(true);
         let module = Module::parse(&mlir, source).expect("parses");
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         let pass_context = context();
         let ok = ConvertTorchToDit.run(root, &pass_context).is_ok();
         let mut names = Vec::new();

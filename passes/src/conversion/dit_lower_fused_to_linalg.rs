@@ -44,10 +44,14 @@ impl DitPass for LowerFusedToLinalg {
         })?;
         let body = module_block(module);
         for op in body.ops() {
-            op.erase();
+            // SAFETY: the module body's ops (functions) have no results; the list was taken first,
+            // each is erased once, and `kernels` keeps only text.
+            unsafe { op.erase() };
         }
-        for op in module_block(parsed.0).ops() {
-            op.move_to_end_of(body);
+        for op in module_block(parsed.op()).ops() {
+            // SAFETY: the op moves from `parsed`, destroyed next, into the module, which
+            // outlives every handle to it.
+            unsafe { op.move_to_end_of_other_tree(body) };
         }
         parsed.destroy();
         Ok(())
@@ -124,7 +128,7 @@ pub fn kernel_files(module: Op) -> Result<Vec<(String, String)>, PassFailed> {
             return Err(PassFailed);
         };
         let mut text = parsed
-            .0
+            .op()
             .print_verified(dit_dialect::ir::PrintOptions::default());
         parsed.destroy();
         if !text.ends_with('\n') {
@@ -136,24 +140,35 @@ pub fn kernel_files(module: Op) -> Result<Vec<(String, String)>, PassFailed> {
 }
 
 /// A module parsed next to the input; destroyed explicitly once its ops have been moved out.
-pub struct ParsedModule(pub Op, mlir_sys::MlirModule);
+///
+/// Its op is only reachable through a borrow ([`ParsedModule::op`]), so no handle into the
+/// module can be used once [`ParsedModule::destroy`] has consumed it.
+pub struct ParsedModule<'a> {
+    op: Op<'a>,
+    module: mlir_sys::MlirModule,
+}
 
-impl ParsedModule {
+impl<'a> ParsedModule<'a> {
+    /// The module's op, for as long as the module is borrowed.
+    pub fn op(&self) -> Op<'_> {
+        self.op
+    }
+
     /// Frees the module (and whatever ops are left in it).
     pub fn destroy(self) {
         // SAFETY: the module was created by mlirModuleCreateParse and is destroyed once.
-        unsafe { mlir_sys::mlirModuleDestroy(self.1) }
+        unsafe { mlir_sys::mlirModuleDestroy(self.module) }
     }
 }
 
 /// Parses `text` in `anchor`'s context, with linalg and tensor loaded and unregistered dialects
 /// allowed while parsing (hacc / hfusion attributes have no dialect here). Parse and verifier
 /// errors go to the context's diagnostic handler; `None` when there were any.
-pub fn parse_in_context(anchor: Op, text: &str) -> Option<ParsedModule> {
+pub fn parse_in_context<'a>(anchor: Op<'a>, text: &str) -> Option<ParsedModule<'a>> {
     use mlir_sys::*;
     // SAFETY: the context is alive; the dialect handles are static descriptors owned by MLIR.
     unsafe {
-        let context = mlirOperationGetContext(anchor.0);
+        let context = mlirOperationGetContext(anchor.raw());
         mlirDialectHandleLoadDialect(mlirGetDialectHandle__linalg__(), context);
         mlirDialectHandleLoadDialect(mlirGetDialectHandle__tensor__(), context);
         mlirDialectHandleLoadDialect(mlirGetDialectHandle__math__(), context);
@@ -164,12 +179,12 @@ pub fn parse_in_context(anchor: Op, text: &str) -> Option<ParsedModule> {
         if module.ptr.is_null() {
             return None;
         }
-        let op = Op(mlirModuleGetOperation(module));
-        if !mlirOperationVerify(op.0) {
+        let op = Op::from_raw(mlirModuleGetOperation(module));
+        if !mlirOperationVerify(op.raw()) {
             mlirModuleDestroy(module);
             return None;
         }
-        Some(ParsedModule(op, module))
+        Some(ParsedModule { op, module })
     }
 }
 
@@ -181,7 +196,7 @@ fn module_block(module: Op) -> Block {
         .expect("a builtin.module has one block")
 }
 
-type Failure = (Op, String);
+type Failure<'a> = (Op<'a>, String);
 
 /// A value of the kernel body: its SSA name and type.
 #[derive(Clone, Debug)]

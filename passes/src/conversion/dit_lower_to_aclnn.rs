@@ -132,25 +132,31 @@ impl DitPass for LowerToAclnn {
             return Err(PassFailed);
         }
         for op in top.ops().into_iter().rev() {
-            op.erase();
+            // SAFETY: the top-level ops are erased last-first (a user before what it reads), from a
+            // list taken first; the lowering built new ops and holds no handle into the old body,
+            // and none is used afterwards.
+            unsafe { op.erase() };
         }
-        for op in Block(new_body.to_raw()).ops() {
-            op.move_to_end_of(top);
+        for op in Block::from(new_body).ops() {
+            // SAFETY: the op moves from `lowered`, a module of the same context dropped at the
+            // end of this function, into the pass's module, which outlives every handle to it;
+            // no handle to it is kept as one into `lowered`.
+            unsafe { op.move_to_end_of_other_tree(top) };
         }
         Ok(())
     }
 }
 
 /// A lowering failure: the op it is about and why.
-pub type Failure = (Op, String);
+pub type Failure<'d> = (Op<'d>, String);
 
 /// The lowered functions (two entries per definition), in order; the module-level constants
 /// they use collect in `lowering`.
-fn lower_module<'c>(
+fn lower_module<'d: 'c, 'c>(
     lowering: &mut ModuleLowering<'c>,
-    top: Block,
+    top: Block<'d>,
     chip: &'static str,
-) -> Result<Vec<Operation<'c>>, Failure> {
+) -> Result<Vec<Operation<'c>>, Failure<'d>> {
     let mut funcs = Vec::new();
     let names: Vec<String> = top
         .ops()
@@ -274,7 +280,11 @@ struct ModuleLowering<'c> {
 
 /// Builds the op; a failure (which only result-type inference can cause, and no op here asks
 /// for it) is reported at `at`.
-fn build<'c>(builder: OperationBuilder<'c>, name: &str, at: Op) -> Result<Operation<'c>, Failure> {
+fn build<'d, 'c>(
+    builder: OperationBuilder<'c>,
+    name: &str,
+    at: Op<'d>,
+) -> Result<Operation<'c>, Failure<'d>> {
     builder.build().map_err(|e| {
         (
             at,
@@ -301,7 +311,7 @@ fn bytes_attr<'c>(context: &'c Context, bytes: &[u8]) -> Attribute<'c> {
 impl<'c> ModuleLowering<'c> {
     /// Parses the runtime's types (a parse failure, reported at `module`, means the llvm
     /// dialect is not loaded).
-    fn new(context: &'c Context, module: Op) -> Result<Self, Failure> {
+    fn new<'d: 'c>(context: &'c Context, module: Op<'d>) -> Result<Self, Failure<'d>> {
         let parse_type = |text: &str| {
             Type::parse(context, text).ok_or_else(|| {
                 (
@@ -337,7 +347,7 @@ impl<'c> ModuleLowering<'c> {
     }
 
     /// The runtime entry points, `func.func private @name(...)`, at the module's location.
-    fn declarations(&self, module: Op) -> Result<Vec<Operation<'c>>, Failure> {
+    fn declarations<'d: 'c>(&self, module: Op<'d>) -> Result<Vec<Operation<'c>>, Failure<'d>> {
         let n = &self.names;
         self.signatures
             .iter()
@@ -361,7 +371,7 @@ impl<'c> ModuleLowering<'c> {
     }
 
     /// The signature of runtime entry `callee`.
-    fn signature(&self, callee: &str, at: Op) -> Result<FunctionType<'c>, Failure> {
+    fn signature<'d: 'c>(&self, callee: &str, at: Op<'d>) -> Result<FunctionType<'c>, Failure<'d>> {
         self.signatures
             .iter()
             .find(|(n, _)| *n == callee)
@@ -375,7 +385,7 @@ impl<'c> ModuleLowering<'c> {
     }
 
     /// A NUL-terminated string constant; returns its symbol.
-    fn string(&mut self, s: &str, at: Op) -> Result<String, Failure> {
+    fn string<'d: 'c>(&mut self, s: &str, at: Op<'d>) -> Result<String, Failure<'d>> {
         let mut bytes = s.as_bytes().to_vec();
         bytes.push(0);
         self.bytes(&bytes, "str", at)
@@ -383,7 +393,12 @@ impl<'c> ModuleLowering<'c> {
 
     /// A byte array constant (`llvm.mlir.global private constant @__dit_<prefix>_N("...")`),
     /// located at `at`, its first user; returns its symbol.
-    fn bytes(&mut self, bytes: &[u8], prefix: &str, at: Op) -> Result<String, Failure> {
+    fn bytes<'d: 'c>(
+        &mut self,
+        bytes: &[u8],
+        prefix: &str,
+        at: Op<'d>,
+    ) -> Result<String, Failure<'d>> {
         let key = (GlobalKind::Bytes, bytes.to_vec());
         if let Some(name) = self.globals.by_content.get(&key) {
             return Ok(name.clone());
@@ -396,7 +411,7 @@ impl<'c> ModuleLowering<'c> {
     }
 
     /// An i64 array constant (`dense<[...]> : tensor<Nxi64>`); returns its symbol.
-    fn i64s(&mut self, values: &[i64], at: Op) -> Result<String, Failure> {
+    fn i64s<'d: 'c>(&mut self, values: &[i64], at: Op<'d>) -> Result<String, Failure<'d>> {
         let key = (
             GlobalKind::I64s,
             values.iter().flat_map(|v| v.to_le_bytes()).collect(),
@@ -415,13 +430,13 @@ impl<'c> ModuleLowering<'c> {
 
     /// `llvm.mlir.global private constant @name(value) {addr_space = 0 : i32} : ty`, with the
     /// properties the parser fills in set the same way (so the generic form is the same too).
-    fn global(
+    fn global<'d: 'c>(
         &mut self,
         name: &str,
         value: Attribute<'c>,
         ty: Type<'c>,
-        at: Op,
-    ) -> Result<(), Failure> {
+        at: Op<'d>,
+    ) -> Result<(), Failure<'d>> {
         let n = &self.names;
         let builder = OperationBuilder::new("llvm.mlir.global", at.location())
             .add_attributes(&[
@@ -447,14 +462,14 @@ struct RtType {
     dims: Vec<i64>,
 }
 
-fn rt_type(v: Val, at: Op) -> Result<RtType, Failure> {
+fn rt_type<'d>(v: Val<'d>, at: Op<'d>) -> Result<RtType, Failure<'d>> {
     let t = v
         .tensor()
         .ok_or_else(|| (at, "only ranked tensors can be lowered".to_string()))?;
     rt_type_of(&t, at)
 }
 
-fn rt_type_of(t: &TensorInfo, at: Op) -> Result<RtType, Failure> {
+fn rt_type_of<'d>(t: &TensorInfo, at: Op<'d>) -> Result<RtType, Failure<'d>> {
     let dtype = t.elem.dtype().ok_or_else(|| {
         (
             at,
@@ -490,7 +505,7 @@ fn contiguous_strides(dims: &[i64]) -> Vec<i64> {
 }
 
 /// One entry point being built: ops go to the end of `block`, each located at `at`.
-struct FunctionLowering<'c, 'a, 'g> {
+struct FunctionLowering<'c, 'a, 'g, 'd: 'c> {
     module: &'g mut ModuleLowering<'c>,
     block: BlockRef<'c, 'a>,
     /// `%ctx`, the first argument of every entry (and of every runtime call).
@@ -508,12 +523,12 @@ struct FunctionLowering<'c, 'a, 'g> {
     chip: &'static str,
     /// The op being lowered (the function before the first op): every op built carries its
     /// location, so the lowered module keeps each source op's location, and failures name it.
-    at: Op,
+    at: Op<'d>,
 }
 
-impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
+impl<'c, 'a, 'd: 'c> FunctionLowering<'c, 'a, '_, 'd> {
     /// Ops built from now on carry `op`'s location.
-    fn at(&mut self, op: Op) {
+    fn at(&mut self, op: Op<'d>) {
         self.at = op;
     }
 
@@ -526,12 +541,16 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
         &self,
         builder: OperationBuilder<'c>,
         name: &str,
-    ) -> Result<OperationRef<'c, 'a>, Failure> {
+    ) -> Result<OperationRef<'c, 'a>, Failure<'d>> {
         Ok(self.block.append_operation(build(builder, name, self.at)?))
     }
 
     /// Appends the op `builder` makes; returns its one result.
-    fn value(&self, builder: OperationBuilder<'c>, name: &str) -> Result<IrValue<'c, 'a>, Failure> {
+    fn value(
+        &self,
+        builder: OperationBuilder<'c>,
+        name: &str,
+    ) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         let op = self.push(builder, name)?;
         op.result(0).map(Into::into).map_err(|e| {
             (
@@ -542,14 +561,14 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
     }
 
     /// Argument `i` of the entry's block.
-    fn argument(&self, i: usize) -> Result<IrValue<'c, 'a>, Failure> {
+    fn argument(&self, i: usize) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         self.block
             .argument(i)
             .map(Into::into)
             .map_err(|e| (self.at, format!("entry argument {i}: {e} (a lowering bug)")))
     }
 
-    fn constant(&self, value: i64, ty: Type<'c>) -> Result<IrValue<'c, 'a>, Failure> {
+    fn constant(&self, value: i64, ty: Type<'c>) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         let builder = OperationBuilder::new("arith.constant", self.location())
             .add_attributes(&[(
                 self.module.names.value,
@@ -559,15 +578,15 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
         self.value(builder, "arith.constant")
     }
 
-    fn i32(&self, value: i64) -> Result<IrValue<'c, 'a>, Failure> {
+    fn i32(&self, value: i64) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         self.constant(value, self.module.i32)
     }
 
-    fn i64(&self, value: i64) -> Result<IrValue<'c, 'a>, Failure> {
+    fn i64(&self, value: i64) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         self.constant(value, self.module.i64)
     }
 
-    fn address(&self, symbol: &str) -> Result<IrValue<'c, 'a>, Failure> {
+    fn address(&self, symbol: &str) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         let builder = OperationBuilder::new("llvm.mlir.addressof", self.location())
             .add_attributes(&[(
                 self.module.names.global_name,
@@ -577,13 +596,13 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
         self.value(builder, "llvm.mlir.addressof")
     }
 
-    fn null(&self) -> Result<IrValue<'c, 'a>, Failure> {
+    fn null(&self) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         let builder = OperationBuilder::new("llvm.mlir.zero", self.location())
             .add_results(&[self.module.ptr]);
         self.value(builder, "llvm.mlir.zero")
     }
 
-    fn dims(&mut self, values: &[i64]) -> Result<IrValue<'c, 'a>, Failure> {
+    fn dims(&mut self, values: &[i64]) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         if values.is_empty() {
             return self.null();
         }
@@ -591,7 +610,7 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
         self.address(&symbol)
     }
 
-    fn string(&mut self, s: &str) -> Result<IrValue<'c, 'a>, Failure> {
+    fn string(&mut self, s: &str) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         let symbol = self.module.string(s, self.at)?;
         self.address(&symbol)
     }
@@ -602,7 +621,7 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
         base: IrValue<'c, 'a>,
         index: usize,
         element: Type<'c>,
-    ) -> Result<IrValue<'c, 'a>, Failure> {
+    ) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         let n = &self.module.names;
         let builder = OperationBuilder::new("llvm.getelementptr", self.location())
             .add_operands(&[base])
@@ -618,7 +637,11 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
     }
 
     /// Descriptor `index` of the caller's array `descs` (`%inputs` or `%outputs`).
-    fn descriptor(&self, descs: IrValue<'c, 'a>, index: usize) -> Result<IrValue<'c, 'a>, Failure> {
+    fn descriptor(
+        &self,
+        descs: IrValue<'c, 'a>,
+        index: usize,
+    ) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         self.element(descs, index, self.module.desc)
     }
 
@@ -626,7 +649,7 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
     fn pointer_array(
         &self,
         values: &[Option<IrValue<'c, 'a>>],
-    ) -> Result<IrValue<'c, 'a>, Failure> {
+    ) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         let count = self.i64(values.len().max(1) as i64)?;
         let builder = OperationBuilder::new("llvm.alloca", self.location())
             .add_operands(&[count])
@@ -659,7 +682,7 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
         &self,
         callee: &str,
         args: &[IrValue<'c, 'a>],
-    ) -> Result<OperationRef<'c, 'a>, Failure> {
+    ) -> Result<OperationRef<'c, 'a>, Failure<'d>> {
         let signature = self.module.signature(callee, self.at)?;
         let results: Vec<Type<'c>> = (0..signature.result_count())
             .filter_map(|i| signature.result(i).ok())
@@ -676,7 +699,7 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
     }
 
     /// A runtime call without a result.
-    fn call(&self, callee: &str, args: &[IrValue<'c, 'a>]) -> Result<(), Failure> {
+    fn call(&self, callee: &str, args: &[IrValue<'c, 'a>]) -> Result<(), Failure<'d>> {
         self.call_op(callee, args).map(|_| ())
     }
 
@@ -685,7 +708,7 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
         &self,
         callee: &str,
         args: &[IrValue<'c, 'a>],
-    ) -> Result<IrValue<'c, 'a>, Failure> {
+    ) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         self.call_op(callee, args)?
             .result(0)
             .map(Into::into)
@@ -697,7 +720,7 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
             })
     }
 
-    fn handle(&self, v: Val, at: Op) -> Result<IrValue<'c, 'a>, Failure> {
+    fn handle(&self, v: Val<'d>, at: Op<'d>) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         self.handles
             .get(&v.key())
             .copied()
@@ -707,12 +730,12 @@ impl<'c, 'a> FunctionLowering<'c, 'a, '_> {
     /// `dit_rt_view(ctx, base, dtype, rank, dims, strides, offset)` for `result`.
     fn view(
         &mut self,
-        result: Val,
+        result: Val<'d>,
         base: IrValue<'c, 'a>,
         ty: &RtType,
         strides: &[i64],
         offset: i64,
-    ) -> Result<IrValue<'c, 'a>, Failure> {
+    ) -> Result<IrValue<'c, 'a>, Failure<'d>> {
         let dtype = self.i32(i64::from(ty.dtype.acl_code()))?;
         let rank = self.i32(ty.dims.len() as i64)?;
         let dims = self.dims(&ty.dims)?;
@@ -736,11 +759,11 @@ pub fn pack_key(function: &str, k: usize) -> String {
 /// the load-time pre-pack (every op [`cost::placement`] puts there) and stores the re-laid
 /// weights in the context, and `@f(ctx, inputs, outputs)`, which does the per-call work and reads
 /// the pre-packed weights back. Each entry wraps only the inputs it reads.
-fn lower_function<'c>(
-    func: Op,
+fn lower_function<'d: 'c, 'c>(
+    func: Op<'d>,
     lowering: &mut ModuleLowering<'c>,
     chip: &'static str,
-) -> Result<[Operation<'c>; 2], Failure> {
+) -> Result<[Operation<'c>; 2], Failure<'d>> {
     let name = func
         .attr("sym_name")
         .and_then(|a| a.as_str())
@@ -800,7 +823,7 @@ fn lower_function<'c>(
         }
     }
     let context = lowering.context;
-    let describe = |values: &[Val]| -> Result<Attribute<'c>, Failure> {
+    let describe = |values: &[Val<'d>]| -> Result<Attribute<'c>, Failure<'d>> {
         let list = values
             .iter()
             .map(|v| {
@@ -922,15 +945,15 @@ enum Phase {
     PerCall,
 }
 
-impl<'c, 'a, 'g> FunctionLowering<'c, 'a, 'g> {
+impl<'c, 'a, 'g, 'd: 'c> FunctionLowering<'c, 'a, 'g, 'd> {
     /// Lowers into `block` (whose first argument is `%ctx`), at `func`'s location until the
     /// first op.
     fn new(
         module: &'g mut ModuleLowering<'c>,
         block: BlockRef<'c, 'a>,
-        func: Op,
+        func: Op<'d>,
         chip: &'static str,
-    ) -> Result<Self, Failure> {
+    ) -> Result<Self, Failure<'d>> {
         let ctx = block
             .argument(0)
             .map_err(|e| (func, format!("entry without %ctx: {e} (a lowering bug)")))?
@@ -954,12 +977,12 @@ impl<'c, 'a, 'g> FunctionLowering<'c, 'a, 'g> {
     fn entry(
         &mut self,
         function: &str,
-        ops: &[Op],
-        arguments: &[Val],
-        packed: &[Val],
-        nz_values: &[Val],
+        ops: &[Op<'d>],
+        arguments: &[Val<'d>],
+        packed: &[Val<'d>],
+        nz_values: &[Val<'d>],
         phase: Phase,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), Failure<'d>> {
         // Position of each value's last use among `ops` (ops inside dit.fused regions use
         // region arguments, so the block's own ops are all that matter). A per-call use in an
         // NZ slot reads the NZ copy instead, and is a use of that copy.
@@ -1071,9 +1094,9 @@ impl<'c, 'a, 'g> FunctionLowering<'c, 'a, 'g> {
         &mut self,
         function: &str,
         j: usize,
-        v: Val,
-        at: Option<Op>,
-    ) -> Result<(), Failure> {
+        v: Val<'d>,
+        at: Option<Op<'d>>,
+    ) -> Result<(), Failure<'d>> {
         let current = self.at;
         let at = at.or_else(|| v.users().first().copied()).ok_or_else(|| {
             (
@@ -1106,7 +1129,7 @@ fn nz_slots(op: Op, chip: &str) -> Vec<usize> {
 }
 
 /// The values `op` takes in FRACTAL_NZ on `chip`.
-pub fn nz_operands(op: Op, chip: &str) -> Vec<Val> {
+pub fn nz_operands<'d>(op: Op<'d>, chip: &str) -> Vec<Val<'d>> {
     let slots = operand_slots(op);
     nz_slots(op, chip)
         .into_iter()
@@ -1126,7 +1149,10 @@ fn reads_only_in_nz(op: Op, v: Val, chip: &str) -> bool {
 }
 
 /// `func.return`: each result is copied into the caller's output descriptor.
-fn copy_out_results(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+fn copy_out_results<'d>(
+    f: &mut FunctionLowering<'_, '_, '_, 'd>,
+    op: Op<'d>,
+) -> Result<(), Failure<'d>> {
     let outputs = f.argument(2)?;
     for (j, v) in op.operands().into_iter().enumerate() {
         rt_type(v, op)?;
@@ -1139,7 +1165,7 @@ fn copy_out_results(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
 
 /// Lowers one op of a function body: a view re-describes memory, anything that launches goes
 /// through the kernel table (the same decision the cost model counts, [`cost::placement`]).
-fn lower_op(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+fn lower_op<'d>(f: &mut FunctionLowering<'_, '_, '_, 'd>, op: Op<'d>) -> Result<(), Failure<'d>> {
     let name = op.name();
     if name == "arith.constant" {
         return lower_constant(f, op);
@@ -1164,7 +1190,10 @@ fn lower_op(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     lower_kernel(f, op)
 }
 
-fn lower_constant(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+fn lower_constant<'d>(
+    f: &mut FunctionLowering<'_, '_, '_, 'd>,
+    op: Op<'d>,
+) -> Result<(), Failure<'d>> {
     let result = op.result(0);
     let ty = rt_type(result, op)?;
     if ty.dtype.bits() < 8 {
@@ -1192,7 +1221,7 @@ fn lower_constant(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
     Ok(())
 }
 
-fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+fn lower_view<'d>(f: &mut FunctionLowering<'_, '_, '_, 'd>, op: Op<'d>) -> Result<(), Failure<'d>> {
     let kind = op.kind();
     let base = f.handle(op.operand(0), op)?;
     let input = rt_type(op.operand(0), op)?;
@@ -1260,7 +1289,7 @@ fn lower_view(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
 }
 
 /// The attributes of a dit op as the runtime reads them.
-pub fn runtime_attrs(op: Op) -> Result<Attrs, Failure> {
+pub fn runtime_attrs<'d>(op: Op<'d>) -> Result<Attrs, Failure<'d>> {
     let mut attrs = Attrs::new();
     for (name, attr) in op.attrs() {
         let value = attr_value(attr).ok_or_else(|| {
@@ -1297,7 +1326,7 @@ fn attr_value(attr: Attr) -> Option<AttrValue> {
 /// One entry per operand slot (`None`: an absent optional operand), from operandSegmentSizes
 /// when the op has it (a present slot holds exactly one value: dit has no variadic segments
 /// next to optional ones).
-pub fn operand_slots(op: Op) -> Vec<Option<Val>> {
+pub fn operand_slots<'d>(op: Op<'d>) -> Vec<Option<Val<'d>>> {
     let operands = op.operands();
     let Some(sizes) = op
         .attr("operandSegmentSizes")
@@ -1321,13 +1350,13 @@ pub fn operand_slots(op: Op) -> Vec<Option<Val>> {
 /// `dit.fused`'s region as the runtime's JSON body program (also what `--emit=ascendc`
 /// generates kernels from). Errors name the op that cannot be expressed (dynamic dims, an
 /// element type without runtime encoding, a non-dit op in the region).
-pub fn fused_body(op: Op) -> Result<Value, Failure> {
+pub fn fused_body<'d>(op: Op<'d>) -> Result<Value, Failure<'d>> {
     let block = op
         .region_blocks(0)
         .into_iter()
         .next()
         .ok_or_else(|| (op, format!("{} has no body", OpKind::Fused)))?;
-    let type_json = |v: Val, at: Op| -> Result<Value, Failure> {
+    let type_json = |v: Val<'d>, at: Op<'d>| -> Result<Value, Failure<'d>> {
         let t = rt_type(v, at)?;
         Ok(json!({"dtype": t.dtype.mlir_name(), "shape": t.dims}))
     };
@@ -1384,7 +1413,10 @@ pub fn fused_body(op: Op) -> Result<Value, Failure> {
     Ok(json!({"args": args, "ops": body_ops, "yield": yields}))
 }
 
-fn lower_kernel(f: &mut FunctionLowering, op: Op) -> Result<(), Failure> {
+fn lower_kernel<'d>(
+    f: &mut FunctionLowering<'_, '_, '_, 'd>,
+    op: Op<'d>,
+) -> Result<(), Failure<'d>> {
     let name = op.name();
     let kind = op.kind();
     let attrs = runtime_attrs(op)?;
@@ -1507,7 +1539,7 @@ mod tests {
     fn globals_are_deduplicated_and_escaped() {
         let context = dit_dialect::new_context().expect("dialects load");
         let module = Module::parse(&context, "func.func @f() { return }").expect("parses");
-        let at = Op(module.as_operation().to_raw());
+        let at = Op::of_module(&module);
         let mut m = ModuleLowering::new(&context, at).expect("runtime types");
         let a = m.string("a\"b", at).expect("builds");
         assert_eq!(a, m.string("a\"b", at).expect("builds"));

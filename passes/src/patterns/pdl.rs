@@ -50,7 +50,7 @@ pub fn apply(root: Op, switches: &FusionSwitches, state: &NativeState) -> Result
         if module.ptr.is_null() {
             return Err("the embedded PDL patterns do not parse".into());
         }
-        let body = Op(mlirModuleGetOperation(module));
+        let body = Op::from_raw(mlirModuleGetOperation(module));
         let (mut dropped, mut kept) = (Vec::new(), 0usize);
         body.walk(&mut |op| {
             if op.is("pdl.pattern") {
@@ -66,6 +66,8 @@ pub fn apply(root: Op, switches: &FusionSwitches, state: &NativeState) -> Result
             }
         });
         for op in dropped {
+            // Erasing is sound: pdl.pattern ops have no results; the walk that listed them is
+            // over, and the module is private to this function.
             op.erase();
         }
         if kept == 0 {
@@ -112,7 +114,7 @@ pub fn apply(root: Op, switches: &FusionSwitches, state: &NativeState) -> Result
         mlirGreedyRewriteDriverConfigSetMaxIterations(config, 16);
         // The result only says whether the driver converged within the bound; the IR is
         // valid either way and is verified after the pass.
-        let _ = mlirApplyPatternsAndFoldGreedilyWithOp(root.0, frozen, config);
+        let _ = mlirApplyPatternsAndFoldGreedilyWithOp(root.raw(), frozen, config);
         mlirGreedyRewriteDriverConfigDestroy(config);
         mlirFrozenRewritePatternSetDestroy(frozen);
         drop(registered);

@@ -397,15 +397,15 @@ fn tile_bytes(t: &TensorInfo) -> u64 {
 }
 
 /// A group's values: captured inputs (in first-use order), results used outside, UB need.
-struct GroupShape {
-    inputs: Vec<Val>,
-    outputs: Vec<Val>,
+struct GroupShape<'a> {
+    inputs: Vec<Val<'a>>,
+    outputs: Vec<Val<'a>>,
     ub_bytes: u64,
     saved_bytes: u64,
     total_bytes: u64,
 }
 
-fn shape_of(members: &[Op]) -> GroupShape {
+fn shape_of<'a>(members: &[Op<'a>]) -> GroupShape<'a> {
     let set = op_set(members);
     let contains = |o: &Op| set.contains(&op_key(*o));
     let inside = |op: Option<Op>| op.is_some_and(|o| contains(&o));
@@ -555,7 +555,7 @@ impl AutoFuse {
     /// computes `p`. HiDream's q/k casts around its rope (`rms_norm -> reshape -> cast`,
     /// `rope -> reshape -> cast`) were four kernels of their own. Only a reshape whose one
     /// user is `u` moves (another user still needs the value as it was).
-    fn hoist_over_reshapes(&self, ops: &[Op]) -> Vec<(Op, String)> {
+    fn hoist_over_reshapes<'a>(&self, ops: &[Op<'a>]) -> Vec<(Op<'a>, String)> {
         let mut done = Vec::new();
         for &u in ops {
             if !self.is_candidate(u)
@@ -587,13 +587,15 @@ impl AutoFuse {
             let value = moved.result(0);
             value.set_tensor_type(&before.shape, u.result(0));
             u.result(0).replace_all_uses_with(r);
-            u.erase();
+            // SAFETY: `u`'s uses now read `r` (above); the loop has passed `u` in `ops` and
+            // does not read it again (the report names `moved`).
+            unsafe { u.erase() };
             reshape.set_operand(0, value);
             r.set_tensor_type(&after.shape, value);
             // The reshape moves down to its first user: left where it was it would sit between
             // `u` and the rest of a kernel `u` joins, an outside user the kernel (placed at
             // its last member) could not come after.
-            let block_of = |x: Op| x.block().map(|b| b.0.ptr);
+            let block_of = |x: Op| x.block().map(|b| b.raw().ptr);
             let users = r.users();
             let same_block = users.iter().all(|x| block_of(*x) == block_of(reshape));
             if let Some(first) =
@@ -605,7 +607,10 @@ impl AutoFuse {
                 if same_block {
                     let sunk = reshape.clone_before(first);
                     r.replace_all_uses_with(sunk.result(0));
-                    reshape.erase();
+                    // SAFETY: its uses went to the sunk copy (above); it defines `u`'s operand,
+                    // so it comes before `u` in the block and the loop over `ops` has passed
+                    // it; it is not read afterwards.
+                    unsafe { reshape.erase() };
                 }
             }
             done.push((
@@ -625,7 +630,7 @@ impl AutoFuse {
     /// user gets its own copy instead: every copy re-reads at most what the shared value would
     /// have been read as, the write of the shared value is gone, and the recomputation is a
     /// few vector instructions per element (far under 10% of the DDR bytes saved).
-    fn recompute_branches(&self, ops: &[Op]) -> Vec<Recompute> {
+    fn recompute_branches<'a>(&self, ops: &[Op<'a>]) -> Vec<Recompute<'a>> {
         let mut done = Vec::new();
         for &producer in ops {
             if !self.is_candidate(producer) {
@@ -677,12 +682,12 @@ impl AutoFuse {
     /// the UB, kept when they save enough DDR bytes, then (level 2) sibling kernels that read
     /// the same tensors merged. Groups of one op are left as they are.
     /// Each kernel comes with the number of sibling kernels merged into it (1: none).
-    fn partition(
+    fn partition<'a>(
         &self,
-        ops: &[Op],
+        ops: &[Op<'a>],
         ub: &UbModel,
-        skips: &mut Vec<(Op, String)>,
-    ) -> Vec<(Vec<Op>, usize)> {
+        skips: &mut Vec<(Op<'a>, String)>,
+    ) -> Vec<(Vec<Op<'a>>, usize)> {
         let graph = BlockGraph::new(ops);
         let candidates: Vec<usize> = (0..ops.len())
             .filter(|i| self.is_candidate(ops[*i]))
@@ -873,7 +878,7 @@ impl AutoFuse {
     }
 
     /// Whether a group saves enough DDR bytes (seed 004's benefit test); notes a skip when not.
-    fn saves_enough(&self, members: &[Op], skips: &mut Vec<(Op, String)>) -> bool {
+    fn saves_enough<'a>(&self, members: &[Op<'a>], skips: &mut Vec<(Op<'a>, String)>) -> bool {
         let benefit = benefit(members);
         if benefit >= self.min_benefit {
             return true;
@@ -994,17 +999,17 @@ impl AutoFuse {
 }
 
 /// One level-2 recomputation of a shared producer.
-struct Recompute {
-    producer: Op,
+struct Recompute<'a> {
+    producer: Op<'a>,
     /// (the op computing the value, the user it computes it for): the producer with its first
     /// user, then each copy with its own.
-    branches: Vec<(Op, Op)>,
+    branches: Vec<(Op<'a>, Op<'a>)>,
 }
 
-impl Recompute {
+impl<'a> Recompute<'a> {
     /// Whether every copy ended in one kernel with its user: otherwise that copy's value goes
     /// through DDR after all, and the copy is extra work.
-    fn succeeded(&self, groups: &[(Vec<Op>, usize)]) -> bool {
+    fn succeeded(&self, groups: &[(Vec<Op<'a>>, usize)]) -> bool {
         self.branches.iter().all(|(value, user)| {
             groups
                 .iter()
@@ -1022,7 +1027,9 @@ impl Recompute {
                     user.set_operand(i, result);
                 }
             }
-            copy.erase();
+            // SAFETY: the copy was made for `user` alone, which now reads the producer again; the
+            // partition that held the copy is dropped and recomputed from the block.
+            unsafe { copy.erase() };
         }
     }
 }
@@ -1045,7 +1052,9 @@ fn dedupe(members: Vec<Op>) -> Vec<Op> {
                 for (old, new) in op.results().into_iter().zip(earlier.results()) {
                     old.replace_all_uses_with(new);
                 }
-                op.erase();
+                // SAFETY: its results' uses moved to `earlier`; the op leaves the member list here,
+                // and groups are disjoint, so no other group holds it.
+                unsafe { op.erase() };
             }
             None => {
                 seen.insert(key, op);
@@ -1076,7 +1085,10 @@ fn inside(op: Op, ancestor: Op) -> bool {
 }
 
 /// Appends `dit.yield(values)` to `block` (which holds the group's ops) and returns it.
-fn create_op_before_end(block: dit_dialect::ir::Block, values: &[Val]) -> Option<Op> {
+fn create_op_before_end<'a>(
+    block: dit_dialect::ir::Block<'a>,
+    values: &[Val<'a>],
+) -> Option<Op<'a>> {
     // Built before the body's last op (the group's last member), then moved to the end.
     let anchor = *block.ops().last()?;
     let y = create_op_before(anchor, OpKind::Yield.name(), values, &[], &[]);
@@ -1085,13 +1097,13 @@ fn create_op_before_end(block: dit_dialect::ir::Block, values: &[Val]) -> Option
 }
 
 /// A block's ops with their positions, for placement questions.
-struct BlockGraph<'a> {
-    ops: &'a [Op],
+struct BlockGraph<'g, 'a> {
+    ops: &'g [Op<'a>],
     index: HashMap<usize, usize>,
 }
 
-impl<'a> BlockGraph<'a> {
-    fn new(ops: &'a [Op]) -> Self {
+impl<'g, 'a> BlockGraph<'g, 'a> {
+    fn new(ops: &'g [Op<'a>]) -> Self {
         let index = ops
             .iter()
             .enumerate()
@@ -1153,7 +1165,7 @@ impl Span {
     }
 }
 
-impl BlockGraph<'_> {
+impl BlockGraph<'_, '_> {
     fn span(&self, group: &[usize]) -> Span {
         let set: HashSet<usize> = group.iter().copied().collect();
         let mut first_outside_user = usize::MAX;
@@ -1197,12 +1209,12 @@ fn view_root(v: Val) -> Val {
 /// multi-output kernel, when it fits the UB. Each merge saves a launch; a tensor both read is
 /// read once. Groups are block positions sorted by their first member; so is the result.
 impl AutoFuse {
-    fn merge_siblings(
+    fn merge_siblings<'a>(
         &self,
-        graph: &BlockGraph,
+        graph: &BlockGraph<'_, 'a>,
         groups: Vec<Vec<usize>>,
         ub: &UbModel,
-        skips: &mut Vec<(Op, String)>,
+        skips: &mut Vec<(Op<'a>, String)>,
     ) -> Vec<(Vec<usize>, usize)> {
         let mut clusters: Vec<(Vec<usize>, usize)> = Vec::new();
         // Each cluster's span, to turn most unplaceable pairs away without scanning both.
@@ -1283,7 +1295,11 @@ impl AutoFuse {
 /// then bisection: O(log n) plans per part instead of one per op. One op always makes a part
 /// (alone it stays a library kernel, or the final check refuses it). Each cut notes, at the op
 /// that starts the next part, why the part could not take it.
-fn split_for_ub(group: &[Op], ub: &UbModel, skips: &mut Vec<(Op, String)>) -> Vec<Vec<Op>> {
+fn split_for_ub<'a>(
+    group: &[Op<'a>],
+    ub: &UbModel,
+    skips: &mut Vec<(Op<'a>, String)>,
+) -> Vec<Vec<Op<'a>>> {
     let mut parts = Vec::new();
     let mut start = 0;
     while start < group.len() {
@@ -1328,7 +1344,7 @@ fn split_for_ub(group: &[Op], ub: &UbModel, skips: &mut Vec<(Op, String)>) -> Ve
 
 /// An identity key for an op (handles are pointers into the IR).
 fn op_key(op: Op) -> usize {
-    op.0.ptr as usize
+    op.raw().ptr as usize
 }
 
 /// The members of a group as a set of [`op_key`]s, for constant-time membership tests.

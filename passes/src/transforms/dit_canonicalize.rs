@@ -37,7 +37,8 @@ impl DitPass for Canonicalize {
             // The driver folds until nothing folds and erases what the folds leave dead;
             // merging equal ops can make new folds apply, so the rounds repeat until CSE (and
             // the DCE of what the driver does not know to be dead) finds nothing.
-            greedy::apply(module, &patterns, &(), config);
+            // SAFETY: the pass holds no handle into the module but `module` itself.
+            unsafe { greedy::apply(module, &patterns, &(), config) };
             let changed = eliminate_common_subexpressions(module) + eliminate_dead_code(module);
             if changed == 0 {
                 break;

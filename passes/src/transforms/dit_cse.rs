@@ -80,7 +80,9 @@ fn visit(op: Op, replaced: &mut usize) {
                         for (old, new) in inner.results().into_iter().zip(earlier.get().results()) {
                             old.replace_all_uses_with(new);
                         }
-                        inner.erase();
+                        // SAFETY: its results' uses moved to `earlier`; `inner` has no regions, the
+                        // block's op list was taken first, and `seen` holds only kept ops.
+                        unsafe { inner.erase() };
                         *replaced += 1;
                     }
                     Entry::Vacant(slot) => {

@@ -46,7 +46,10 @@ fn sweep(op: Op, erased: &mut usize) {
             for inner in block.ops().into_iter().rev() {
                 sweep(inner, erased);
                 if !inner.has_uses() && is_side_effect_free(inner) {
-                    inner.erase();
+                    // SAFETY: unused and side-effect free (checked); its nested ops were swept
+                    // first, and the block's list is walked from the end, so no erased op is
+                    // visited again.
+                    unsafe { inner.erase() };
                     *erased += 1;
                 }
             }

@@ -91,9 +91,9 @@ impl Side {
 /// A transform on an input path: the op to bypass, and the bitcast (at most one) between it
 /// and the quant_matmul.
 #[derive(Clone, Copy, Debug)]
-struct PathTransform {
-    transform: Op,
-    bitcast: Option<Op>,
+struct PathTransform<'a> {
+    transform: Op<'a>,
+    bitcast: Option<Op<'a>>,
 }
 
 /// Whether `op` is a dit.transpose that swaps only the last two dims.
@@ -113,7 +113,7 @@ fn swaps_last_two(op: Op) -> bool {
 
 /// The transform `accept` recognises on the path into `value`, directly or through exactly one
 /// dit.bitcast (a second bitcast hides it: seed 001 §2.7).
-fn find_on_path(value: Val, accept: &dyn Fn(Op) -> bool) -> Option<PathTransform> {
+fn find_on_path<'a>(value: Val<'a>, accept: &dyn Fn(Op<'a>) -> bool) -> Option<PathTransform<'a>> {
     let producer = value.defining_op()?;
     if accept(producer) {
         return Some(PathTransform {
@@ -309,7 +309,9 @@ fn bypass(consumer: Op, index: usize, path: PathTransform) {
         None => consumer.set_operand(index, source),
     }
     if !path.transform.has_uses() {
-        path.transform.erase();
+        // SAFETY: the transform has no uses (checked); it is no quant_matmul, so the pass's list of
+        // those does not hold it.
+        unsafe { path.transform.erase() };
     }
 }
 

@@ -71,11 +71,11 @@ impl MergeHorizontal {
 
 /// One mergeable projection.
 #[derive(Clone, Debug)]
-struct Candidate {
-    op: Op,
+struct Candidate<'a> {
+    op: Op<'a>,
     /// The block that holds the op (every member of a group shares it).
-    block: Block,
-    x: Val,
+    block: Block<'a>,
+    x: Val<'a>,
     /// Argument index of the weight (and of the bias) in the function's entry block.
     weight: usize,
     bias: Option<usize>,
@@ -107,18 +107,18 @@ impl DitPass for MergeHorizontal {
 }
 
 impl MergeHorizontal {
-    fn run_on_func(&self, func: Op, context: &PassContext) {
+    fn run_on_func<'a>(&self, func: Op<'a>, context: &PassContext) {
         let entry = func.region_blocks(0)[0];
         // Candidates grouped by key, groups in the program order of their first member.
         let mut order: Vec<GroupKey> = Vec::new();
         let mut groups: HashMap<GroupKey, Vec<Candidate>> = HashMap::new();
-        let mut visit = |block: Block, op: Op| {
+        let mut visit = |block: Block<'a>, op: Op<'a>| {
             if !(op.is_kind(OpKind::Linear) || op.is_kind(OpKind::Matmul)) {
                 return;
             }
             match candidate(op, block, entry) {
                 Ok((key, c)) => {
-                    let key = format!("{:x}|{key}", block.0.ptr as usize);
+                    let key = format!("{:x}|{key}", block.raw().ptr as usize);
                     groups
                         .entry(key.clone())
                         .or_insert_with(|| {
@@ -164,7 +164,7 @@ impl MergeHorizontal {
 
 /// Calls `f` on every op under `block` in program order (pre-order), with the block that holds
 /// it; nested functions are left to their own run.
-fn walk_block(block: Block, f: &mut dyn FnMut(Block, Op)) {
+fn walk_block<'a>(block: Block<'a>, f: &mut dyn FnMut(Block<'a>, Op<'a>)) {
     for op in block.ops() {
         f(block, op);
         if op.is("func.func") {
@@ -186,7 +186,7 @@ fn tensor(v: Val, what: &str) -> Result<TensorInfo, String> {
 /// The entry-block argument index of `v`, if it is an argument of the function's entry block.
 fn argument_index(v: Val, entry: Block) -> Option<usize> {
     match v.block_argument() {
-        Some((block, index)) if block.0.ptr == entry.0.ptr => Some(index),
+        Some((block, index)) if block.raw().ptr == entry.raw().ptr => Some(index),
         _ => None,
     }
 }
@@ -196,7 +196,11 @@ fn dims(shape: &[Dim]) -> String {
 }
 
 /// Whether `op` can take part in a merge, and with which key.
-fn candidate(op: Op, block: Block, entry: Block) -> Result<(GroupKey, Candidate), String> {
+fn candidate<'a>(
+    op: Op<'a>,
+    block: Block<'a>,
+    entry: Block<'a>,
+) -> Result<(GroupKey, Candidate<'a>), String> {
     let kind = op.kind().ok_or("not a dit op")?;
     let ins = Operands::resolve(op, kind.spec())?;
     let (x, weight, bias, flags) = if kind == OpKind::Linear {
@@ -282,7 +286,7 @@ fn dominates(x: Val, at: Op, block: Block) -> bool {
     let Some(def) = x.defining_op() else {
         return true; // A block argument of this block or of an enclosing one.
     };
-    let in_block = |o: Op| o.block().is_some_and(|b| b.0.ptr == block.0.ptr);
+    let in_block = |o: Op| o.block().is_some_and(|b| b.raw().ptr == block.raw().ptr);
     match (in_block(def), in_block(at)) {
         (true, true) => def.is_before_in_block(at),
         // Defined in an enclosing block (it is used here, so it dominates).
@@ -293,13 +297,13 @@ fn dominates(x: Val, at: Op, block: Block) -> bool {
 
 /// The concatenation of entry-block arguments `args` along `dim`, emitted once per function at
 /// the top of the entry block (after the concatenations emitted before it).
-fn concat_of(
+fn concat_of<'a>(
     args: &[usize],
     dim: i64,
-    entry: Block,
-    concats: &mut HashMap<ConcatKey, Val>,
-    last_concat: &mut Option<Op>,
-) -> Result<(Val, bool), String> {
+    entry: Block<'a>,
+    concats: &mut HashMap<ConcatKey, Val<'a>>,
+    last_concat: &mut Option<Op<'a>>,
+) -> Result<(Val<'a>, bool), String> {
     let key = (args.to_vec(), dim);
     if let Some(v) = concats.get(&key) {
         return Ok((*v, true));
@@ -332,11 +336,11 @@ fn concat_of(
 }
 
 /// Merges `group` (at least two candidates, same key, in program order).
-fn merge(
-    group: &[Candidate],
-    entry: Block,
-    concats: &mut HashMap<ConcatKey, Val>,
-    last_concat: &mut Option<Op>,
+fn merge<'a>(
+    group: &[Candidate<'a>],
+    entry: Block<'a>,
+    concats: &mut HashMap<ConcatKey, Val<'a>>,
+    last_concat: &mut Option<Op<'a>>,
     context: &PassContext,
 ) -> Result<(), String> {
     let first = group[0].op;
@@ -394,7 +398,8 @@ fn merge(
     )?;
     for (i, c) in group.iter().enumerate() {
         c.op.result(0).replace_all_uses_with(split.result(i));
-        c.op.erase();
+        // SAFETY: its one result's uses moved to the split; each candidate is in one group only.
+        unsafe { c.op.erase() };
     }
     context.report.applied(
         PATTERN,

@@ -67,16 +67,20 @@ impl DitPass for OutlineFused {
             .next()
             .expect("a module has a body");
         for op in body.ops() {
-            op.erase();
+            // SAFETY: the module body's ops (functions) have no results; the list was taken first
+            // and the outlined text holds no handle.
+            unsafe { op.erase() };
         }
         let parsed_body = parsed
-            .0
+            .op()
             .region_blocks(0)
             .into_iter()
             .next()
             .expect("a module has a body");
         for op in parsed_body.ops() {
-            op.move_to_end_of(body);
+            // SAFETY: the op moves from `parsed`, destroyed next, into the module, which
+            // outlives every handle to it.
+            unsafe { op.move_to_end_of_other_tree(body) };
         }
         parsed.destroy();
         Ok(())

@@ -157,9 +157,9 @@ pub fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
 
 /// The int8 weight and its scale, as arguments of one function.
 #[derive(Clone, Copy, Debug)]
-struct WeightArgs {
-    int8: Val,
-    scale: Val,
+struct WeightArgs<'a> {
+    int8: Val<'a>,
+    scale: Val<'a>,
 }
 
 impl DitPass for Quantize {
@@ -195,11 +195,11 @@ fn tensor(v: Option<Val>) -> Result<TensorInfo, String> {
 }
 
 impl Quantize {
-    fn rewrite(
+    fn rewrite<'a>(
         &self,
-        linear: Op,
+        linear: Op<'a>,
         called: &HashSet<String>,
-        added: &mut HashMap<(usize, usize), WeightArgs>,
+        added: &mut HashMap<(usize, usize), WeightArgs<'a>>,
         context: &PassContext,
     ) -> Result<(), String> {
         let func = linear
@@ -238,7 +238,7 @@ impl Quantize {
             .first()
             .ok_or("the func has no body")?;
         let weight_index = match wv.block_argument() {
-            Some((block, index)) if block.0.ptr == entry.0.ptr => index,
+            Some((block, index)) if block.raw().ptr == entry.raw().ptr => index,
             _ => {
                 return Err(
                     "the weight is not an argument of the enclosing func: a caller could not prepare its int8 form"
@@ -280,7 +280,7 @@ impl Quantize {
         let (w8_ty, scale_ty) = (ty(&[k, n], &Elem::I8)?, ty(&[n], &Elem::F32)?);
 
         // The weight arguments (one pair per float weight argument of this function).
-        let key = (func.0.ptr as usize, weight_index);
+        let key = (func.raw().ptr as usize, weight_index);
         let (args, new_args) = match added.get(&key) {
             Some(a) => (*a, false),
             None => {
@@ -381,7 +381,9 @@ impl Quantize {
                         &[],
                     )?;
                     gelu.result(0).replace_all_uses_with(back.result(0));
-                    gelu.erase();
+                    // SAFETY: the gelu's one result's uses moved to `back`; it is no dit.linear, so
+                    // the pass's list of those does not hold it.
+                    unsafe { gelu.erase() };
                     notes.push("the reshape back moved after its dit.gelu".into());
                     // The linear's only user is gone.
                     result = linear.result(0);
@@ -401,7 +403,9 @@ impl Quantize {
         if result != linear.result(0) {
             linear.result(0).replace_all_uses_with(result);
         }
-        linear.erase();
+        // SAFETY: the linear's uses moved to `result` (or its only user, the gelu, was erased
+        // above); the pass's list of linears does not come back to it.
+        unsafe { linear.erase() };
         report_applied(context, qm, weight_index, new_args, bias.is_some(), &notes);
         Ok(())
     }

@@ -30,7 +30,8 @@ pub struct SinkSplit;
 
 impl DitPass for SinkSplit {
     fn run(&mut self, module: Op, context: &PassContext) -> Result<(), PassFailed> {
-        sink_splits(module, context);
+        // SAFETY: the pass holds no handle into the module but `module` itself.
+        unsafe { sink_splits(module, context) };
         Ok(())
     }
 }
@@ -43,7 +44,11 @@ impl DitPass for SinkSplit {
 /// sink again: the greedy driver revisits both. Every merge removes at least one split/slice
 /// op and every sink at least one kernel-or-split op, so this terminates; the bound on the
 /// driver's passes is a guard only.
-pub fn sink_splits(root: Op, context: &PassContext) -> usize {
+///
+/// # Safety
+/// As for [`greedy::apply`]: no handle into `root`'s regions taken before the call is used
+/// after it (the rewrites erase ops).
+pub unsafe fn sink_splits(root: Op, context: &PassContext) -> usize {
     let patterns = [
         // Merging first (the higher benefit): the merged split is the one that may sink.
         Pattern {
@@ -67,7 +72,8 @@ pub fn sink_splits(root: Op, context: &PassContext) -> usize {
         max_rewrites: -1,
         fold: false,
     };
-    greedy::apply(root, &patterns, context, config)
+    // SAFETY: the caller holds no handle into `root`'s regions across the call.
+    unsafe { greedy::apply(root, &patterns, context, config) }
 }
 
 /// Seed 003 §2.6–2.7 (`add_config(op, {0, 1}, {0})` for mul and swiglu, `{0}, {0}` for the
@@ -89,35 +95,35 @@ fn sink_at(s: Op, rewriter: &Rewriter, context: &PassContext) -> bool {
 
 /// The other operand of the binary ops a split sinks through.
 #[derive(Clone, Copy)]
-enum Other {
+enum Other<'a> {
     /// One value every op reads, of size 1 (or absent) along the split dim: it broadcasts the
     /// same way against each piece and against the whole input.
-    Broadcast(Val),
+    Broadcast(Val<'a>),
     /// The pieces of a second split with the same dim and sizes, of an input shaped like the
     /// first's: piece i meets piece i, so the whole inputs meet elementwise.
-    Split(Op),
+    Split(Op<'a>),
 }
 
 /// How a split's pieces are consumed.
-struct SinkPlan {
+struct SinkPlan<'a> {
     /// The consumer of each piece, in piece order.
-    users: Vec<Op>,
+    users: Vec<Op<'a>>,
     /// For a binary op: the operand slot the pieces take, and the other operand.
-    binary: Option<(usize, Other)>,
+    binary: Option<(usize, Other<'a>)>,
     /// The dim of the consumers' results the new split cuts.
     out_dim: usize,
 }
 
-enum Sink {
+enum Sink<'a> {
     /// Not the shape sinking is about (pieces with other users, mixed consumers, …).
     No,
     /// The shape sinking is about, but it cannot fire; the reason goes to the report.
     Skip(String),
-    Yes(SinkPlan),
+    Yes(SinkPlan<'a>),
 }
 
 /// Whether (and how) split `s` sinks below its consumers.
-fn sink_plan(s: Op) -> Sink {
+fn sink_plan<'a>(s: Op<'a>) -> Sink<'a> {
     let x = s.operand(0);
     let Some(t) = x.tensor() else { return Sink::No };
     let Some(d) = cut_dim(s, t.rank()) else {
@@ -137,10 +143,10 @@ fn sink_plan(s: Op) -> Sink {
     }
     let kind = users[0].name();
     let op_kind = users[0].kind();
-    let block = users[0].block().map(|b| b.0.ptr);
+    let block = users[0].block().map(|b| b.raw().ptr);
     if users
         .iter()
-        .any(|u| u.name() != kind || u.block().map(|b| b.0.ptr) != block || block.is_none())
+        .any(|u| u.name() != kind || u.block().map(|b| b.raw().ptr) != block || block.is_none())
     {
         return Sink::No;
     }
@@ -256,12 +262,16 @@ fn sink_plan(s: Op) -> Sink {
         let Some(other_split) = others[0].defining_op() else {
             return Sink::No;
         };
-        let y = other_split.operand(0);
+        // Its operand is read only once it is known to have one (an op without operands has
+        // no operand 0 to read).
         let matches = other_split.is_kind(OpKind::Split)
             && other_split.num_operands() == 1
             && other_split.num_results() == pieces.len()
             && other_split != s
-            && y.tensor().is_some_and(|yt| yt.shape == t.shape)
+            && other_split
+                .operand(0)
+                .tensor()
+                .is_some_and(|yt| yt.shape == t.shape)
             && cut_dim(other_split, t.rank()) == Some(d)
             && i64_array_attr(other_split, "sizes").as_ref() == Some(&sizes)
             && others
@@ -287,17 +297,22 @@ fn sink_plan(s: Op) -> Sink {
 /// result; rewrites only when the cost model says it pays (a broadcast operand can make the
 /// result much larger than the input, and a split of a result that is not an offset view is
 /// a copy kernel). Returns whether it rewrote; when it did not, it records a skip.
-fn sink(s: Op, plan: SinkPlan, rewriter: &Rewriter, context: &PassContext) -> bool {
+fn sink<'a>(s: Op<'a>, plan: SinkPlan<'a>, rewriter: &Rewriter, context: &PassContext) -> bool {
     sink_op(s, plan, rewriter, context).is_some()
 }
 
 /// The whole-input op and the split of its result that replace a sink's consumers.
-struct SunkOps {
-    whole: Op,
-    split: Op,
+struct SunkOps<'a> {
+    whole: Op<'a>,
+    split: Op<'a>,
 }
 
-fn sink_op(s: Op, plan: SinkPlan, rewriter: &Rewriter, context: &PassContext) -> Option<()> {
+fn sink_op<'a>(
+    s: Op<'a>,
+    plan: SinkPlan<'a>,
+    rewriter: &Rewriter,
+    context: &PassContext,
+) -> Option<()> {
     let x = s.operand(0);
     let other_split = match plan.binary {
         Some((_, Other::Split(t))) => Some(t),
@@ -381,8 +396,11 @@ fn sink_op(s: Op, plan: SinkPlan, rewriter: &Rewriter, context: &PassContext) ->
     for (i, u) in plan.users.iter().enumerate() {
         trial_split.result(i).replace_all_uses_with(u.result(0));
     }
-    trial_split.erase();
-    trial_whole.erase();
+    // SAFETY: the trial split's uses went back to the users' results (above), and neither
+    // trial op is used afterwards (the rewrite proper builds its own).
+    unsafe { trial_split.erase() };
+    // SAFETY: its only user, the trial split, was erased first; not used afterwards.
+    unsafe { trial_whole.erase() };
     if let Err(why) = crate::analysis::cost::rewrite_pays(original, rewritten) {
         context.report.skipped(
             "dit-sink-split",
@@ -405,11 +423,16 @@ fn sink_op(s: Op, plan: SinkPlan, rewriter: &Rewriter, context: &PassContext) ->
     let kind = first.name();
     let n = plan.users.len();
     for u in &plan.users {
-        rewriter.erase(*u);
+        // SAFETY: each user's result now reads a piece of the new split (above); the users
+        // are not read after this loop.
+        unsafe { rewriter.erase(*u) };
     }
-    rewriter.erase(s);
+    // SAFETY: each piece of `s` had one use, by one of the users (the plan checks it), erased
+    // above; `s` is not read afterwards.
+    unsafe { rewriter.erase(s) };
     if let Some(t) = other_split {
-        rewriter.erase(t);
+        // SAFETY: as for `s`: the users of `t`'s pieces are gone; `t` is not read afterwards.
+        unsafe { rewriter.erase(t) };
     }
     context.report.applied(
         "dit-sink-split",
@@ -424,16 +447,13 @@ fn sink_op(s: Op, plan: SinkPlan, rewriter: &Rewriter, context: &PassContext) ->
 
 /// Puts the detached `op` right before `anchor`, outside any rewrite driver (for a trial the
 /// caller undoes before the driver looks again).
-fn insert_directly(anchor: Op, op: Op) -> Op {
-    // SAFETY: both ops are alive and the anchor is in a block (it consumes a split piece),
-    // which takes ownership of the unowned op.
-    unsafe {
-        mlir_sys::mlirBlockInsertOwnedOperationBefore(
-            mlir_sys::mlirOperationGetBlock(anchor.0),
-            anchor.0,
-            op.0,
-        )
-    };
+fn insert_directly<'a>(anchor: Op<'a>, op: Op<'a>) -> Op<'a> {
+    let block = anchor
+        .block()
+        .expect("the anchor consumes a split piece, so it is in a block");
+    // SAFETY: both ops are alive, the anchor is in `block`, which takes ownership of the
+    // unowned op (built detached by the caller).
+    unsafe { mlir_sys::mlirBlockInsertOwnedOperationBefore(block.raw(), anchor.raw(), op.raw()) };
     op
 }
 
@@ -445,12 +465,11 @@ fn merge_at(c: Op, rewriter: &Rewriter, context: &PassContext) -> bool {
     if c.num_operands() != 1 {
         return false;
     }
-    let block = c.block().map(|b| b.0.ptr);
+    let block = c.block().map(|b| b.raw().ptr);
     let mut chain = vec![c.operand(0)];
-    while let Some(parent) = chain[chain.len() - 1]
-        .defining_op()
-        .filter(|p| is_cutter(*p) && p.num_operands() == 1 && p.block().map(|b| b.0.ptr) == block)
-    {
+    while let Some(parent) = chain[chain.len() - 1].defining_op().filter(|p| {
+        is_cutter(*p) && p.num_operands() == 1 && p.block().map(|b| b.raw().ptr) == block
+    }) {
         chain.push(parent.operand(0));
     }
     chain
@@ -488,14 +507,14 @@ fn merge_tree(x: Val, rewriter: &Rewriter, context: &PassContext) -> bool {
 
 /// The cutters of `x`'s tree in `block`: those of x, those of their pieces, and so on, in
 /// program order (parents before children, as `plan` needs).
-fn tree_of(x: Val, block: Block) -> Vec<Op> {
+fn tree_of<'a>(x: Val<'a>, block: Block<'a>) -> Vec<Op<'a>> {
     let mut tree: Vec<Op> = Vec::new();
     let mut frontier = vec![x];
     let mut seen = HashSet::new();
     while let Some(v) = frontier.pop() {
         for op in v.users() {
-            let in_block = op.block().is_some_and(|b| b.0.ptr == block.0.ptr);
-            if is_cutter(op) && op.num_operands() == 1 && in_block && seen.insert(op.0.ptr) {
+            let in_block = op.block().is_some_and(|b| b.raw().ptr == block.raw().ptr);
+            if is_cutter(op) && op.num_operands() == 1 && in_block && seen.insert(op.raw().ptr) {
                 tree.push(op);
                 frontier.extend(op.results());
             }
@@ -519,14 +538,11 @@ fn is_cutter(op: Op) -> bool {
 }
 
 /// The block `x` is defined in.
-fn block_of(x: Val) -> Option<Block> {
+fn block_of<'a>(x: Val<'a>) -> Option<Block<'a>> {
     if let Some((block, _)) = x.block_argument() {
         return Some(block);
     }
-    let op = x.defining_op()?;
-    // SAFETY: the op is alive; a null block means it is in none.
-    let block = unsafe { mlir_sys::mlirOperationGetBlock(op.0) };
-    (!block.ptr.is_null()).then_some(Block(block))
+    x.defining_op()?.block()
 }
 
 /// The normalized `dim` of a split or slice whose input has rank `rank`.
@@ -539,28 +555,28 @@ fn cut_dim(op: Op, rank: usize) -> Option<usize> {
 
 /// A piece of `x`: a result of a split or slice covering `[start, end)` of x along the dim.
 #[derive(Clone, Copy, Debug)]
-struct Piece {
-    value: Val,
+struct Piece<'a> {
+    value: Val<'a>,
     start: i64,
     end: i64,
 }
 
 /// A split or slice of x, or of a piece of x, along the dim.
 #[derive(Debug)]
-struct Cutter {
-    op: Op,
+struct Cutter<'a> {
+    op: Op<'a>,
     is_slice: bool,
     /// The cutter that produced this one's input; `None` when it reads x.
     parent: Option<usize>,
     /// Index of the input among the parent's pieces.
     parent_piece: usize,
-    pieces: Vec<Piece>,
+    pieces: Vec<Piece<'a>>,
 }
 
 /// The pieces `op` cuts out of an input covering `[base, base + len)` along `d`, or `None`
 /// when it is not a mergeable cut: a split with a non-positive size, or a slice whose step is
 /// not 1 or that is empty.
-fn cut(op: Op, d: usize, rank: usize, base: i64, len: i64) -> Option<Vec<Piece>> {
+fn cut<'a>(op: Op<'a>, d: usize, rank: usize, base: i64, len: i64) -> Option<Vec<Piece<'a>>> {
     if op.num_operands() != 1 || cut_dim(op, rank)? != d {
         return None;
     }
@@ -608,15 +624,15 @@ fn cut(op: Op, d: usize, rank: usize, base: i64, len: i64) -> Option<Vec<Piece>>
 }
 
 /// What to merge: the cutters, and the sizes of the merged split.
-struct Plan {
-    cutters: Vec<Cutter>,
+struct Plan<'a> {
+    cutters: Vec<Cutter<'a>>,
     sizes: Vec<i64>,
     boundaries: Vec<i64>,
 }
 
 /// Collects the cutters of `x` along `d` (of static size `size`) in `ops` (x's block, in
 /// order), drops those that would need a concat, and returns the merge if it pays.
-fn plan(x: Val, d: usize, size: i64, ops: &[Op]) -> Option<Plan> {
+fn plan<'a>(x: Val<'a>, d: usize, size: i64, ops: &[Op<'a>]) -> Option<Plan<'a>> {
     let rank = x.tensor()?.rank();
     let x_shape = x.tensor()?.shape;
     let mut cutters: Vec<Cutter> = Vec::new();
@@ -770,7 +786,9 @@ fn apply(
     }
     for c in plan.cutters.iter().rev() {
         if !c.op.has_uses() {
-            rewriter.erase(c.op);
+            // SAFETY: unused (checked); the cutters are erased last-first and none is read
+            // afterwards.
+            unsafe { rewriter.erase(c.op) };
         }
     }
     context.report.applied(

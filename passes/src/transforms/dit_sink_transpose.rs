@@ -31,7 +31,8 @@ impl DitPass for SinkTranspose {
             max_rewrites: 100_000,
             fold: false,
         };
-        greedy::apply(module, &patterns(), context, config);
+        // SAFETY: the pass holds no handle into the module but `module` itself.
+        unsafe { greedy::apply(module, &patterns(), context, config) };
         Ok(())
     }
 }
@@ -69,7 +70,7 @@ fn patterns() -> Vec<Pattern<PassContext>> {
 }
 
 /// The perm of a single-use dit.transpose feeding `v`, with its input.
-fn transposed(v: Val) -> Option<(Op, Vec<i64>, Val)> {
+fn transposed<'a>(v: Val<'a>) -> Option<(Op<'a>, Vec<i64>, Val<'a>)> {
     let t = v.defining_op().filter(|t| t.is_kind(OpKind::Transpose))?;
     (v.use_count() == 1).then_some(())?;
     Some((t, i64_array_attr(t, "perm")?, t.operand(0)))
@@ -98,7 +99,7 @@ fn keeps_last(perm: &[i64]) -> bool {
 }
 
 /// Builds `transpose(x, perm)` of type `out`, located at `at`, not yet in a block.
-fn detached_transpose(at: Op, x: Val, perm: &[i64], out: &TensorInfo) -> Op {
+fn detached_transpose<'a>(at: Op<'a>, x: Val<'a>, perm: &[i64], out: &TensorInfo) -> Op<'a> {
     let t = build_detached_op(
         at,
         OpKind::Transpose.name(),
@@ -186,7 +187,9 @@ fn sink_below_op(op: Op, rewriter: &Rewriter, context: &PassContext) -> Option<(
         rewriter.set_operand(op, i, r.result(0));
     }
     transpose_back(op, rewriter, after, &perm, &out, &new_shape);
-    rewriter.erase(t);
+    // SAFETY: `t`'s result had one use (`transposed` checks it), which now reads `x`; `t` is
+    // not read afterwards.
+    unsafe { rewriter.erase(t) };
     report(context, op, format!("transpose moved below {n}"));
     Some(())
 }
@@ -222,7 +225,9 @@ fn sink_below_concat_op(op: Op, rewriter: &Rewriter, context: &PassContext) -> O
     });
     transpose_back(op, rewriter, after, &perm, &out, &new_shape);
     for p in parts {
-        rewriter.erase(p.0);
+        // SAFETY: each transpose's result had one use (`transposed` checks it), which now
+        // reads its input, so no transpose is listed twice; none is read afterwards.
+        unsafe { rewriter.erase(p.0) };
     }
     report(context, op, "transposes moved below concat".to_string());
     Some(())
@@ -261,7 +266,8 @@ fn fold_into_attention_op(op: Op, rewriter: &Rewriter, context: &PassContext) ->
     });
     transpose_back(op, rewriter, after, &TO_BNSD, &out, &new_shape);
     for p in parts {
-        rewriter.erase(p.0);
+        // SAFETY: as in concat's rewrite: one use each, now gone, and none is read afterwards.
+        unsafe { rewriter.erase(p.0) };
     }
     report(
         context,

@@ -63,34 +63,40 @@ pub struct Rewriter(MlirRewriterBase);
 
 impl Rewriter {
     /// Creates an op (as `build_detached_op`) right before `anchor`.
-    pub fn create_before(
+    pub fn create_before<'a>(
         &self,
-        anchor: Op,
+        anchor: Op<'a>,
         name: &str,
-        operands: &[Val],
+        operands: &[Val<'a>],
         result_types: &[MlirType],
-        attributes: &[(&str, Attr)],
-    ) -> Op {
+        attributes: &[(&str, Attr<'a>)],
+    ) -> Op<'a> {
         let op = build_detached_op(anchor, name, operands, result_types, attributes);
         self.insert_before(anchor, op)
     }
 
     /// Inserts the detached `op` right before `anchor`; returns it.
-    pub fn insert_before(&self, anchor: Op, op: Op) -> Op {
-        // SAFETY: the anchor is alive and in a block; the op is new and unowned, the
-        // rewriter inserts it and the block owns it from then on.
+    ///
+    /// Panics, inserting nothing, unless `anchor` is in a block and `op` in none: MLIR would
+    /// take a null insertion block, or link an op into two blocks.
+    pub fn insert_before<'a>(&self, anchor: Op<'a>, op: Op<'a>) -> Op<'a> {
+        expect_insertable(anchor, op);
+        // SAFETY: the anchor is alive and in a block; the op is alive and unowned (both
+        // checked above), the rewriter inserts it and the block owns it from then on.
         unsafe {
-            mlirRewriterBaseSetInsertionPointBefore(self.0, anchor.0);
-            Op(mlirRewriterBaseInsert(self.0, op.0))
+            mlirRewriterBaseSetInsertionPointBefore(self.0, anchor.raw());
+            Op::from_raw(mlirRewriterBaseInsert(self.0, op.raw()))
         }
     }
 
-    /// Inserts the detached `op` right after `anchor`; returns it.
-    pub fn insert_after(&self, anchor: Op, op: Op) -> Op {
+    /// Inserts the detached `op` right after `anchor`; returns it. Panics as
+    /// [`Rewriter::insert_before`] does.
+    pub fn insert_after<'a>(&self, anchor: Op<'a>, op: Op<'a>) -> Op<'a> {
+        expect_insertable(anchor, op);
         // SAFETY: as in insert_before.
         unsafe {
-            mlirRewriterBaseSetInsertionPointAfter(self.0, anchor.0);
-            Op(mlirRewriterBaseInsert(self.0, op.0))
+            mlirRewriterBaseSetInsertionPointAfter(self.0, anchor.raw());
+            Op::from_raw(mlirRewriterBaseInsert(self.0, op.raw()))
         }
     }
 
@@ -98,44 +104,73 @@ impl Rewriter {
     /// the driver it changed.
     pub fn modify(&self, op: Op, change: impl FnOnce()) {
         // SAFETY: the op is alive; start and finalize bracket the change.
-        unsafe { mlirRewriterBaseStartOpModification(self.0, op.0) };
+        unsafe { mlirRewriterBaseStartOpModification(self.0, op.raw()) };
         change();
         // SAFETY: as above.
-        unsafe { mlirRewriterBaseFinalizeOpModification(self.0, op.0) };
+        unsafe { mlirRewriterBaseFinalizeOpModification(self.0, op.raw()) };
     }
 
     /// Sets operand `i` of `op`.
-    pub fn set_operand(&self, op: Op, i: usize, value: Val) {
+    pub fn set_operand<'a>(&self, op: Op<'a>, i: usize, value: Val<'a>) {
         self.modify(op, || op.set_operand(i, value));
     }
 
     /// Sets attribute `name` of `op`.
-    pub fn set_attr(&self, op: Op, name: &str, attr: Attr) {
+    pub fn set_attr<'a>(&self, op: Op<'a>, name: &str, attr: Attr<'a>) {
         self.modify(op, || op.set_attr(name, attr));
     }
 
     /// Gives result `v` of `op` a ranked tensor type of `shape` with `like`'s element type.
-    pub fn set_result_type(&self, op: Op, v: Val, shape: &[Option<i64>], like: Val) {
+    pub fn set_result_type<'a>(
+        &self,
+        op: Op<'a>,
+        v: Val<'a>,
+        shape: &[Option<i64>],
+        like: Val<'a>,
+    ) {
         self.modify(op, || v.set_tensor_type(shape, like));
     }
 
     /// Replaces every use of `from` with `to`.
-    pub fn replace_all_uses_with(&self, from: Val, to: Val) {
+    pub fn replace_all_uses_with<'a>(&self, from: Val<'a>, to: Val<'a>) {
         // SAFETY: both values are alive.
-        unsafe { mlirRewriterBaseReplaceAllUsesWith(self.0, from.0, to.0) }
+        unsafe { mlirRewriterBaseReplaceAllUsesWith(self.0, from.raw(), to.raw()) }
     }
 
     /// Replaces every use of `from` with `to`, except the uses by `except`.
-    pub fn replace_all_uses_except(&self, from: Val, to: Val, except: Op) {
+    pub fn replace_all_uses_except<'a>(&self, from: Val<'a>, to: Val<'a>, except: Op<'a>) {
         // SAFETY: all handles are alive.
-        unsafe { mlirRewriterBaseReplaceAllUsesExcept(self.0, from.0, to.0, except.0) }
+        unsafe { mlirRewriterBaseReplaceAllUsesExcept(self.0, from.raw(), to.raw(), except.raw()) }
     }
 
-    /// Erases `op` (its results must have no uses).
-    pub fn erase(&self, op: Op) {
-        // SAFETY: the op is alive; the rewriter erases it and tells the driver.
-        unsafe { mlirRewriterBaseEraseOp(self.0, op.0) }
+    /// Erases `op` (and everything nested in it) and tells the driver, which drops it from
+    /// its worklist.
+    ///
+    /// Panics, erasing nothing, if a result still has a use (MLIR only asserts this in its
+    /// debug builds), as [`Op::erase`] does.
+    ///
+    /// # Safety
+    /// As for [`Op::erase`]: no copy of this handle, nor of a handle to its results, regions,
+    /// blocks or nested ops, is used after the call. The driver forgets the op itself; the
+    /// rewrite's own handles are the caller's to drop.
+    pub unsafe fn erase(&self, op: Op) {
+        assert!(!op.has_uses(), "erasing an op whose results are used");
+        // SAFETY: the op is alive (caller) and unused (checked above); the rewriter erases it
+        // and tells the driver.
+        unsafe { mlirRewriterBaseEraseOp(self.0, op.raw()) }
     }
+}
+
+/// Panics unless `anchor` is in a block and `op` in none (see [`Rewriter::insert_before`]).
+fn expect_insertable(anchor: Op, op: Op) {
+    assert!(
+        anchor.block().is_some(),
+        "inserting before or after an op that is in no block"
+    );
+    assert!(
+        op.block().is_none(),
+        "inserting an op that is already in a block"
+    );
 }
 
 /// What every callback of one [`apply`] shares.
@@ -174,9 +209,11 @@ unsafe extern "C" fn match_and_rewrite<S>(
     let rewriter = Rewriter(unsafe { mlirPatternRewriterAsBase(rewriter) });
     // SAFETY: the state outlives the run.
     let state = unsafe { &*run.state };
-    match catch_unwind(AssertUnwindSafe(|| {
-        (entry.rewrite)(Op(op), &rewriter, state)
-    })) {
+    // SAFETY: the driver hands over a live op of the IR it rewrites. The rewrite is generic
+    // over the handle's lifetime (`RewriteFn`), so no copy of it, nor of a handle reached from
+    // it, can outlive this callback: the driver may erase the op once it returns.
+    let op = unsafe { Op::from_raw(op) };
+    match catch_unwind(AssertUnwindSafe(|| (entry.rewrite)(op, &rewriter, state))) {
         Ok(true) => {
             run.applied.set(run.applied.get() + 1);
             MlirLogicalResult { value: 1 }
@@ -202,11 +239,16 @@ unsafe extern "C" fn destruct<S>(data: *mut c_void) {
 /// Runs `patterns` on the regions of `root` with the greedy driver until none applies (or
 /// the bounds of `config` are hit); returns how many rewrites applied.
 ///
+/// # Safety
+/// The driver erases and replaces ops nested in `root` (through the patterns, and the dead
+/// ops it meets): no handle into `root`'s regions (an op, value or block nested in it) taken
+/// before the call is used after it. `root` itself stays valid.
+///
 /// The driver visits ops top-down (in program order, as the passes' own loops did), does not
 /// simplify regions (blocks and block arguments of dit.fused bodies stay as they are) and
 /// does not hoist or merge constants. Like every greedy driver run it erases ops that are
 /// trivially dead (no uses, no memory effects) when it meets them.
-pub fn apply<S>(root: Op, patterns: &[Pattern<S>], state: &S, config: Config) -> usize {
+pub unsafe fn apply<S>(root: Op, patterns: &[Pattern<S>], state: &S, config: Config) -> usize {
     let run = Run {
         state: state as *const S,
         applied: Cell::new(0),
@@ -252,7 +294,7 @@ pub fn apply<S>(root: Op, patterns: &[Pattern<S>], state: &S, config: Config) ->
         );
         // The result only says whether the driver converged within the bounds; the IR is
         // valid either way and is verified after the pass.
-        let _ = mlirApplyPatternsAndFoldGreedilyWithOp(root.0, frozen, driver);
+        let _ = mlirApplyPatternsAndFoldGreedilyWithOp(root.raw(), frozen, driver);
         mlirGreedyRewriteDriverConfigDestroy(driver);
         mlirFrozenRewritePatternSetDestroy(frozen);
     }
@@ -295,9 +337,10 @@ mod tests {
     fn rewrites_run_to_a_fixed_point_and_dead_ops_go() {
         let context = dit_dialect::new_context().unwrap();
         let module = dit_dialect::parse_module(&context, TEXT).unwrap();
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         let seen = Cell::new(0);
-        let applied = apply(root, &exp_patterns(drop_exp), &seen, Config::default());
+        // SAFETY: no handle into the module but `root` is held.
+        let applied = unsafe { apply(root, &exp_patterns(drop_exp), &seen, Config::default()) };
         assert_eq!(applied, 2);
         let text = module.as_operation().to_string();
         assert!(!text.contains("dit.exp"), "{text}");
@@ -317,12 +360,54 @@ mod tests {
             seen.set(seen.get() + 1);
             false
         };
-        let root = Op(module.as_operation().to_raw());
-        assert_eq!(
-            apply(root, &exp_patterns(decline), &seen, Config::default()),
-            0
-        );
+        let root = Op::of_module(&module);
+        // SAFETY: no handle into the module but `root` is held.
+        let applied = unsafe { apply(root, &exp_patterns(decline), &seen, Config::default()) };
+        assert_eq!(applied, 0);
         assert_eq!(seen.get(), 2);
+        assert_eq!(module.as_operation().to_string(), before);
+    }
+
+    #[test]
+    fn the_rewriter_refuses_to_erase_a_used_op_or_insert_an_attached_one() {
+        let context = dit_dialect::new_context().unwrap();
+        let module = dit_dialect::parse_module(&context, TEXT).unwrap();
+        let before = module.as_operation().to_string();
+        let root = Op::of_module(&module);
+        let seen = Cell::new(0);
+        // The first exp's result is read by the second: erasing it would leave a dangling
+        // operand (MLIR's release build does not check).
+        let erase_used: RewriteFn<Cell<usize>> = |op, rewriter, seen| {
+            seen.set(seen.get() + 1);
+            // SAFETY: the op is not used afterwards (the erase panics before it frees it).
+            unsafe { rewriter.erase(op) };
+            true
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            // SAFETY: no handle into the module but `root` is held.
+            unsafe { apply(root, &exp_patterns(erase_used), &seen, Config::default()) }
+        }));
+        let payload = outcome.expect_err("the erase panics");
+        assert_eq!(
+            payload.downcast_ref::<&str>(),
+            Some(&"erasing an op whose results are used")
+        );
+        assert_eq!(module.as_operation().to_string(), before);
+        // An op already in a block cannot be inserted again (it would be linked twice).
+        let reinsert: RewriteFn<Cell<usize>> = |op, rewriter, _| {
+            let next = op.next_in_block().expect("exp is followed by another op");
+            rewriter.insert_before(next, op);
+            true
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            // SAFETY: no handle into the module but `root` is held.
+            unsafe { apply(root, &exp_patterns(reinsert), &seen, Config::default()) }
+        }));
+        let payload = outcome.expect_err("the insert panics");
+        assert_eq!(
+            payload.downcast_ref::<&str>(),
+            Some(&"inserting an op that is already in a block")
+        );
         assert_eq!(module.as_operation().to_string(), before);
     }
 
@@ -330,20 +415,21 @@ mod tests {
     fn a_panic_in_a_rewrite_comes_back_after_the_driver_returns() {
         let context = dit_dialect::new_context().unwrap();
         let module = dit_dialect::parse_module(&context, TEXT).unwrap();
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         let seen = Cell::new(0);
         let boom: RewriteFn<Cell<usize>> = |_, _, seen| {
             seen.set(seen.get() + 1);
             panic!("boom");
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            apply(root, &exp_patterns(boom), &seen, Config::default())
+            // SAFETY: no handle into the module but `root` is held.
+            unsafe { apply(root, &exp_patterns(boom), &seen, Config::default()) }
         }));
         let payload = outcome.expect_err("the panic is resumed");
         assert_eq!(payload.downcast_ref::<&str>(), Some(&"boom"));
         // After the first panic no rewrite runs again in that driver call.
         assert_eq!(seen.get(), 1);
         // SAFETY: the module is alive.
-        assert!(unsafe { mlirOperationVerify(root.0) });
+        assert!(unsafe { mlirOperationVerify(root.raw()) });
     }
 }

@@ -85,7 +85,7 @@ impl Session<'_> {
             }
             return failed;
         };
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         if !verifier::verify_and_report(root) {
             return failed;
         }
@@ -107,7 +107,7 @@ impl Session<'_> {
         if !self.run_steps(&mut module, &import_steps, &pipeline) {
             return failed;
         }
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         // Checked on the imported graph: a torch signature has no tensor dims to bind.
         let unmatched = self.shape_hints.unmatched(root);
         if !unmatched.is_empty() {
@@ -131,6 +131,9 @@ impl Session<'_> {
         if !self.run_steps(&mut module, &steps, &pipeline) {
             return failed;
         }
+        // The passes ran on a mutable borrow of the module: the root is taken again (the same
+        // op; the handle's borrow cannot span the run).
+        let root = Op::of_module(&module);
         if let (Some(format), Some((cost_before, functions_before))) =
             (&self.options.fusion_report, &before)
         {
@@ -176,7 +179,7 @@ impl Session<'_> {
                 None => failed,
             };
         }
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         if self.options.emit_bytecode {
             return ChunkResult {
                 output: Some(root.write_bytecode()),
@@ -234,7 +237,7 @@ impl Session<'_> {
         if self.options.emit == "linalg" {
             return self.emit_linalg(module);
         }
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(module);
         let mut has_dit = false;
         root.walk(&mut |op| has_dit |= op.kind().is_some());
         if has_dit {
@@ -244,7 +247,7 @@ impl Session<'_> {
             };
             dit_passes::run_pipeline(module, &[lower], pipeline).ok()?;
         }
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(module);
         let result = match self.options.emit.as_str() {
             "header" => {
                 Ok(dit_codegen::c_header(root, &self.sink.buffer().display_name).into_bytes())
@@ -279,7 +282,7 @@ impl Session<'_> {
             );
             return None;
         };
-        let files = dit_passes::linalg_kernel_files(Op(module.as_operation().to_raw())).ok()?;
+        let files = dit_passes::linalg_kernel_files(Op::of_module(module)).ok()?;
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir)?;
             for (file, text) in &files {
@@ -313,7 +316,7 @@ impl Session<'_> {
             self.target.vector_cores,
         );
         let mut groups = Vec::new();
-        Op(module.as_operation().to_raw()).walk(&mut |op| {
+        Op::of_module(module).walk(&mut |op| {
             if op.is_kind(dit_dialect::ops::OpKind::Fused) {
                 groups.push(op);
             }
@@ -345,7 +348,7 @@ impl Session<'_> {
             options: Vec::new(),
         };
         dit_passes::run_pipeline(module, &[lower], pipeline).ok()?;
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(module);
         let host = match dit_codegen::emit(root, dit_codegen::EmitKind::Obj) {
             Ok(object) => dit_ascendc::project::HostObject {
                 object,

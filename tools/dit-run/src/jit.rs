@@ -190,7 +190,7 @@ pub fn read_signature(job: &Job, text: &str) -> Result<Signature, String> {
             &format!("{}: error: the input does not parse", job.display_name),
         )
     })?;
-    let root = Op(module.as_operation().to_raw());
+    let root = Op::of_module(&module);
     if !verifier::verify_and_report(root) {
         return Err(rendered(&sink, "error: the input does not verify"));
     }
@@ -207,7 +207,7 @@ pub fn plan_memory(job: &Job, text: &str) -> Result<(), String> {
             &format!("{}: error: the input does not parse", job.display_name),
         )
     })?;
-    check_memory(job, Op(module.as_operation().to_raw()))
+    check_memory(job, Op::of_module(&module))
         .map_err(|()| rendered(&sink, "error: over --max-memory"))
 }
 
@@ -295,7 +295,7 @@ pub fn function_names(
         )
     })?;
     let mut names = Vec::new();
-    Op(module.as_operation().to_raw()).walk(&mut |op| {
+    Op::of_module(&module).walk(&mut |op| {
         if op.is("func.func") && !op.region_blocks(0).is_empty() {
             names.push(
                 op.attr("sym_name")
@@ -318,7 +318,7 @@ pub fn execute(
     let fail = |what: &str| rendered(&sink, &format!("{}: error: {what}", job.display_name));
     let mut module = dit_dialect::parse_module(&context, text)
         .ok_or_else(|| fail("the input does not parse"))?;
-    let root = Op(module.as_operation().to_raw());
+    let root = Op::of_module(&module);
     if !verifier::verify_and_report(root) {
         return Err(fail("the input does not verify"));
     }
@@ -348,17 +348,15 @@ pub fn execute(
         return Err(fail("the pipeline failed"));
     }
     let mut ops = std::collections::BTreeSet::new();
-    Op(module.as_operation().to_raw()).walk(&mut |op| {
+    Op::of_module(&module).walk(&mut |op| {
         ops.insert(op.name());
     });
     // Kernels of the function run, not of the whole module.
-    let kernels = dit_passes::measure_functions(
-        Op(module.as_operation().to_raw()),
-        &dit_passes::ShapeHints::default(),
-    )
-    .into_iter()
-    .find(|(name, _)| *name == job.entry)
-    .map_or(0, |(_, cost)| cost.kernels);
+    let kernels =
+        dit_passes::measure_functions(Op::of_module(&module), &dit_passes::ShapeHints::default())
+            .into_iter()
+            .find(|(name, _)| *name == job.entry)
+            .map_or(0, |(_, cost)| cost.kernels);
     let lower = PipelineStep {
         info: dit_passes::lookup("dit-lower-to-aclnn").ok_or("no lowering pass")?,
         options: Vec::new(),
@@ -366,7 +364,7 @@ pub fn execute(
     if dit_passes::run_pipeline(&mut module, &[lower], &pipeline).is_err() {
         return Err(fail("lowering failed"));
     }
-    let root = Op(module.as_operation().to_raw());
+    let root = Op::of_module(&module);
     dit_codegen::convert_to_llvm_dialect(root).map_err(|e| fail(&e.to_string()))?;
     let llvm = inkwell::context::Context::create();
     let llvm_module = dit_codegen::translate(root, &llvm).map_err(|e| fail(&e.to_string()))?;

@@ -66,7 +66,7 @@ pub fn fused_groups(text: &str, pipeline: &str, split: bool) -> Vec<String> {
         if !st.is_empty() {
             dit_passes::run_pipeline(&mut module, &st, &options).expect("the pipeline runs");
         }
-        let root = Op(module.as_operation().to_raw());
+        let root = Op::of_module(&module);
         let mut fused = Vec::new();
         root.walk(&mut |op| {
             if op.is("dit.fused") {

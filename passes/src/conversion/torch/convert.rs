@@ -40,18 +40,18 @@ use std::sync::OnceLock;
 
 /// One torch op to convert: its name without the `torch.` prefix, and its tensor results
 /// flattened (a list result contributes its unpacked elements), old values with new types.
-pub struct Node {
-    pub op: Op,
+pub struct Node<'a> {
+    pub op: Op<'a>,
     pub name: String,
     /// The values the op defines that dit must replace, in order.
-    pub olds: Vec<Val>,
+    pub olds: Vec<Val<'a>>,
     /// Their builtin tensor types.
     pub outs: Vec<MlirType>,
 }
 
 /// Replacement values, one per entry of [`Node::outs`]; `None` only for a value without uses
 /// (native_layer_norm's mean and rstd).
-pub type Replacements = Vec<Option<Val>>;
+pub type Replacements<'a> = Vec<Option<Val<'a>>>;
 
 type R<T> = Result<T, String>;
 
@@ -64,7 +64,7 @@ pub struct Converter {
     /// What they become, for docs/torch-ops.md.
     pub becomes: &'static str,
     /// The conversion; it may read [`Node::name`] to tell the ops of its entry apart.
-    pub convert: fn(&Node, &mut Emitter) -> R<Replacements>,
+    pub convert: for<'a> fn(&Node<'a>, &mut Emitter<'a>) -> R<Replacements<'a>>,
 }
 
 /// A topic: one module's table.
@@ -218,7 +218,7 @@ pub fn unsupported_note(short: &str) -> String {
 }
 
 /// Converts `node`, creating ops through `e`.
-pub fn convert(node: &Node, e: &mut Emitter) -> R<Replacements> {
+pub fn convert<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     match lookup(&node.name) {
         Some(converter) => (converter.convert)(node, e),
         None => Err(UNSUPPORTED.into()),
@@ -255,20 +255,20 @@ pub fn ops_markdown() -> String {
 }
 
 /// `Ok` of the single replacement `v`.
-fn one(v: Val) -> R<Replacements> {
+fn one<'a>(v: Val<'a>) -> R<Replacements<'a>> {
     Ok(vec![Some(v)])
 }
 
-impl Node {
+impl<'a> Node<'a> {
     /// Operand `i`.
-    pub fn arg(&self, i: usize) -> R<Val> {
+    pub fn arg(&self, i: usize) -> R<Val<'a>> {
         (i < self.op.num_operands())
             .then(|| self.op.operand(i))
             .ok_or_else(|| format!("operand #{i} is missing"))
     }
 
     /// Operand `i`, which must be a ranked (builtin) tensor.
-    fn tensor(&self, i: usize) -> R<Val> {
+    fn tensor(&self, i: usize) -> R<Val<'a>> {
         let v = self.arg(i)?;
         v.tensor()
             .map(|_| v)
@@ -276,13 +276,13 @@ impl Node {
     }
 
     /// Operand `i` cast to the element type of the first result.
-    fn tensor_as_out(&self, e: &mut Emitter, i: usize) -> R<Val> {
+    fn tensor_as_out(&self, e: &mut Emitter<'a>, i: usize) -> R<Val<'a>> {
         let v = self.tensor(i)?;
         e.cast(v, element(self.out(0)?)?)
     }
 
     /// Optional tensor operand `i` (`torch.constant.none`, or missing, is absent).
-    fn optional_tensor(&self, i: usize) -> R<Option<Val>> {
+    fn optional_tensor(&self, i: usize) -> R<Option<Val<'a>>> {
         match self.arg(i) {
             Err(_) => Ok(None),
             Ok(v) if v.tensor().is_some() => Ok(Some(v)),

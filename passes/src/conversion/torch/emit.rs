@@ -33,15 +33,15 @@ impl Num {
 }
 
 /// Creates ops right before one anchor op and remembers them.
-pub struct Emitter {
-    anchor: Op,
+pub struct Emitter<'a> {
+    anchor: Op<'a>,
     context: MlirContext,
-    created: Vec<Op>,
+    created: Vec<Op<'a>>,
 }
 
-impl Emitter {
+impl<'a> Emitter<'a> {
     /// New ops go right before `anchor` (the torch op being replaced) and take its location.
-    pub fn new(anchor: Op) -> Self {
+    pub fn new(anchor: Op<'a>) -> Self {
         Self {
             anchor,
             context: anchor.context_raw(),
@@ -63,10 +63,10 @@ impl Emitter {
     pub fn dit(
         &mut self,
         kind: OpKind,
-        slots: &[&[Val]],
+        slots: &[&[Val<'a>]],
         results: &[MlirType],
-        attributes: &[(&str, Attr)],
-    ) -> Result<Op, String> {
+        attributes: &[(&str, Attr<'a>)],
+    ) -> Result<Op<'a>, String> {
         let op = OpBuilder::before(self.anchor).create(kind, slots, results, attributes)?;
         self.created.push(op);
         Ok(op)
@@ -76,15 +76,15 @@ impl Emitter {
     pub fn dit1(
         &mut self,
         kind: OpKind,
-        slots: &[&[Val]],
+        slots: &[&[Val<'a>]],
         result: MlirType,
-        attributes: &[(&str, Attr)],
-    ) -> Result<Val, String> {
+        attributes: &[(&str, Attr<'a>)],
+    ) -> Result<Val<'a>, String> {
         Ok(self.dit(kind, slots, &[result], attributes)?.result(0))
     }
 
     /// `arith.constant` of a typed (elements) attribute.
-    pub fn constant(&mut self, value: Attr) -> Val {
+    pub fn constant(&mut self, value: Attr<'a>) -> Val<'a> {
         let ty = mlir::attr_type(value);
         let op = ir::create_op_before(
             self.anchor,
@@ -98,7 +98,12 @@ impl Emitter {
     }
 
     /// A constant tensor of `shape` (static) and `element` type with every element `value`.
-    pub fn splat(&mut self, shape: &[Dim], element: MlirType, value: Num) -> Result<Val, String> {
+    pub fn splat(
+        &mut self,
+        shape: &[Dim],
+        element: MlirType,
+        value: Num,
+    ) -> Result<Val<'a>, String> {
         if shape.iter().any(Option::is_none) {
             return Err("a constant needs a static shape".into());
         }
@@ -117,7 +122,7 @@ impl Emitter {
         shape: &[Dim],
         element: MlirType,
         values: &[Num],
-    ) -> Result<Val, String> {
+    ) -> Result<Val<'a>, String> {
         let count = shape
             .iter()
             .try_fold(1i64, |n, d| d.and_then(|d| n.checked_mul(d)))
@@ -140,12 +145,12 @@ impl Emitter {
     }
 
     /// A 0-d constant (a scalar operand, as DIALECT.md spells scalars).
-    pub fn scalar(&mut self, element: MlirType, value: Num) -> Result<Val, String> {
+    pub fn scalar(&mut self, element: MlirType, value: Num) -> Result<Val<'a>, String> {
         self.splat(&[], element, value)
     }
 
     /// `v` converted to element type `element` (no op when it already has it).
-    pub fn cast(&mut self, v: Val, element: MlirType) -> Result<Val, String> {
+    pub fn cast(&mut self, v: Val<'a>, element: MlirType) -> Result<Val<'a>, String> {
         let ty = mlir::type_of(v);
         let from = mlir::element_type(ty).ok_or("a cast operand is not a tensor")?;
         if mlir::same_type(from, element) {
@@ -160,7 +165,7 @@ impl Emitter {
 
     /// `v` as a value of type `ty`: cast to its element type, then reshaped to its shape
     /// (no op for what already matches).
-    pub fn to_type(&mut self, v: Val, ty: MlirType) -> Result<Val, String> {
+    pub fn to_type(&mut self, v: Val<'a>, ty: MlirType) -> Result<Val<'a>, String> {
         if mlir::same_type(mlir::type_of(v), ty) {
             return Ok(v);
         }
@@ -170,7 +175,7 @@ impl Emitter {
     }
 
     /// `dit.reshape` of `v` to `ty` (no op when the types are equal).
-    pub fn reshape(&mut self, v: Val, ty: MlirType) -> Result<Val, String> {
+    pub fn reshape(&mut self, v: Val<'a>, ty: MlirType) -> Result<Val<'a>, String> {
         if mlir::same_type(mlir::type_of(v), ty) {
             return Ok(v);
         }
@@ -209,7 +214,10 @@ impl Emitter {
                         return;
                     }
                 }
-                op.erase();
+                // SAFETY: the op was created by this emitter and is unused (checked just above;
+                // newer ops, its only possible users, were erased first); it has just been popped
+                // from `created`, and callers do not use the handles of ops they roll back.
+                unsafe { op.erase() };
             }
         }
     }

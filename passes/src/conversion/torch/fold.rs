@@ -119,7 +119,9 @@ fn fold_op(op: Op) -> Option<Op> {
     let constant = ir::create_op_before(op, "arith.constant", &[], &[ty], &[("value", value)]);
     mark_source(constant);
     op.result(0).replace_all_uses_with(constant.result(0));
-    op.erase();
+    // SAFETY: the op's one result now has no uses (moved to the constant); `fold_constants` walks a
+    // list taken beforehand and does not come back to it.
+    unsafe { op.erase() };
     Some(constant)
 }
 

@@ -1,10 +1,12 @@
 //! The raw MLIR C API calls the torch conversion needs beyond `dit_dialect::ir`: opaque
-//! (unregistered-dialect) types, retyping values and block arguments, parsing builtin
-//! attributes and types from text, verifying a new op without reporting, and function types.
-//! The unsafe code of the conversion is in this file.
+//! (unregistered-dialect) types, parsing builtin attributes and types from text, verifying a
+//! new op without reporting, and function types. What reads or changes one op, value or
+//! attribute is a method of the `dit_dialect::ir` handles; the functions here that take a
+//! handle only name those methods for the conversion. The unsafe code of the conversion is in
+//! this file.
 
 use dit_dialect::ir::{string_ref, Attr, Op, Val};
-use melior::ir::Type;
+use melior::ir::{Type, TypeLike};
 use mlir_sys::*;
 use std::ffi::c_void;
 
@@ -77,11 +79,13 @@ pub fn parse_type(context: MlirContext, text: &str) -> Option<MlirType> {
 
 /// Parses a builtin attribute from text (`dense<1.5> : tensor<bf16>`); `None` if MLIR rejects
 /// it (its diagnostic is discarded).
-pub fn parse_attr(context: MlirContext, text: &str) -> Option<Attr> {
+pub fn parse_attr<'a>(context: MlirContext, text: &str) -> Option<Attr<'a>> {
     let _quiet = Quiet::new(context);
-    // SAFETY: as above.
-    let attr = unsafe { mlirAttributeParseGet(context, string_ref(text)) };
-    (!attr.ptr.is_null()).then_some(Attr(attr))
+    // SAFETY: as above. A non-null result is live for the handle's lifetime.
+    unsafe {
+        let attr = mlirAttributeParseGet(context, string_ref(text));
+        (!attr.ptr.is_null()).then(|| Attr::from_raw(attr))
+    }
 }
 
 /// `tensor<dims x element>` in the context of `like`, the element type given as text from the
@@ -139,8 +143,7 @@ pub fn same_type(a: MlirType, b: MlirType) -> bool {
 
 /// The raw type of a value.
 pub fn type_of(v: Val) -> MlirType {
-    // SAFETY: the value is alive.
-    unsafe { mlirValueGetType(v.0) }
+    v.ty().to_raw()
 }
 
 /// The element type and shape of a ranked tensor type.
@@ -155,11 +158,10 @@ pub fn type_text(ty: MlirType) -> String {
     unsafe { Type::from_raw(ty) }.to_string()
 }
 
-/// Gives a value (op result or block argument) a new type, in place.
+/// Gives a value (op result or block argument) a new type, in place (its users are re-typed
+/// by the caller before the IR is verified again).
 pub fn set_type(v: Val, ty: MlirType) {
-    // SAFETY: the value is alive; its users are re-typed by the caller before the IR is
-    // verified again.
-    unsafe { mlirValueSetType(v.0, ty) }
+    v.set_raw_type(ty)
 }
 
 /// Verifies one op with MLIR's own verifier (the IRDL constraints of dit ops included)
@@ -167,43 +169,28 @@ pub fn set_type(v: Val, ty: MlirType) {
 pub fn verifies_quietly(op: Op) -> bool {
     let _quiet = Quiet::new(op.context_raw());
     // SAFETY: the op is alive.
-    unsafe { mlirOperationVerify(op.0) }
+    unsafe { mlirOperationVerify(op.raw()) }
 }
 
 /// Removes attribute `name` from an op (no-op when absent).
 pub fn remove_attr(op: Op, name: &str) {
-    // SAFETY: the op is alive; the name outlives the call.
-    unsafe {
-        mlirOperationRemoveAttributeByName(op.0, string_ref(name));
-    }
+    op.remove_attr(name);
 }
 
 /// The inputs and results of a `function_type` attribute.
 pub fn function_signature(attr: Attr) -> Option<(Vec<MlirType>, Vec<MlirType>)> {
-    // SAFETY: predicates and getters on a live attribute.
-    unsafe {
-        if !mlirAttributeIsAType(attr.0) {
-            return None;
-        }
-        let ty = mlirTypeAttrGetValue(attr.0);
-        if !mlirTypeIsAFunction(ty) {
-            return None;
-        }
-        let inputs = (0..mlirFunctionTypeGetNumInputs(ty))
-            .map(|i| mlirFunctionTypeGetInput(ty, i))
-            .collect();
-        let results = (0..mlirFunctionTypeGetNumResults(ty))
-            .map(|i| mlirFunctionTypeGetResult(ty, i))
-            .collect();
-        Some((inputs, results))
-    }
+    attr.function_signature()
 }
 
 /// A `function_type` attribute of `inputs -> results`.
-pub fn function_type_attr(context: MlirContext, inputs: &[MlirType], results: &[MlirType]) -> Attr {
+pub fn function_type_attr<'a>(
+    context: MlirContext,
+    inputs: &[MlirType],
+    results: &[MlirType],
+) -> Attr<'a> {
     // SAFETY: the types are alive; MLIR copies the lists.
     unsafe {
-        Attr(mlirTypeAttrGet(mlirFunctionTypeGet(
+        Attr::from_raw(mlirTypeAttrGet(mlirFunctionTypeGet(
             context,
             inputs.len() as isize,
             inputs.as_ptr(),
@@ -215,25 +202,15 @@ pub fn function_type_attr(context: MlirContext, inputs: &[MlirType], results: &[
 
 /// The entries of a dictionary attribute, as (name, attribute).
 pub fn dict_entries(attr: Attr) -> Option<Vec<(String, Attr)>> {
-    // SAFETY: predicates and getters on a live attribute.
-    unsafe {
-        mlirAttributeIsADictionary(attr.0).then(|| {
-            (0..mlirDictionaryAttrGetNumElements(attr.0))
-                .map(|i| {
-                    let named = mlirDictionaryAttrGetElement(attr.0, i);
-                    (str_of(mlirIdentifierStr(named.name)), Attr(named.attribute))
-                })
-                .collect()
-        })
-    }
+    attr.dict_entries()
 }
 
 /// A dictionary attribute of `entries`.
-pub fn dict_attr(context: MlirContext, entries: &[(&str, Attr)]) -> Attr {
+pub fn dict_attr<'a>(context: MlirContext, entries: &[(&str, Attr<'a>)]) -> Attr<'a> {
     let named = dit_dialect::ir::named_attributes(context, entries);
     // SAFETY: MLIR copies the entries.
     unsafe {
-        Attr(mlirDictionaryAttrGet(
+        Attr::from_raw(mlirDictionaryAttrGet(
             context,
             named.len() as isize,
             named.as_ptr(),
@@ -242,23 +219,23 @@ pub fn dict_attr(context: MlirContext, entries: &[(&str, Attr)]) -> Attr {
 }
 
 /// An array attribute of `elements`.
-pub fn array_attr(context: MlirContext, elements: &[Attr]) -> Attr {
-    let raw: Vec<MlirAttribute> = elements.iter().map(|a| a.0).collect();
+pub fn array_attr<'a>(context: MlirContext, elements: &[Attr<'a>]) -> Attr<'a> {
+    let raw: Vec<MlirAttribute> = elements.iter().map(|a| a.raw()).collect();
     // SAFETY: MLIR copies the elements.
-    unsafe { Attr(mlirArrayAttrGet(context, raw.len() as isize, raw.as_ptr())) }
+    unsafe { Attr::from_raw(mlirArrayAttrGet(context, raw.len() as isize, raw.as_ptr())) }
 }
 
 /// A unit attribute (how a `None` argument is recorded).
-pub fn unit_attr(context: MlirContext) -> Attr {
+pub fn unit_attr<'a>(context: MlirContext) -> Attr<'a> {
     // SAFETY: uniqued in the live context.
-    unsafe { Attr(mlirUnitAttrGet(context)) }
+    unsafe { Attr::from_raw(mlirUnitAttrGet(context)) }
 }
 
 /// An f64 float attribute.
-pub fn f64_attr(context: MlirContext, value: f64) -> Attr {
+pub fn f64_attr<'a>(context: MlirContext, value: f64) -> Attr<'a> {
     // SAFETY: as above.
     unsafe {
-        Attr(mlirFloatAttrDoubleGet(
+        Attr::from_raw(mlirFloatAttrDoubleGet(
             context,
             mlirF64TypeGet(context),
             value,
@@ -268,27 +245,31 @@ pub fn f64_attr(context: MlirContext, value: f64) -> Attr {
 
 /// The type of a typed attribute (the tensor type of a dense elements attribute).
 pub fn attr_type(attr: Attr) -> MlirType {
-    // SAFETY: the attribute is alive.
-    unsafe { mlirAttributeGetType(attr.0) }
+    attr.raw_type()
 }
 
 /// Whether the attribute is a dense resource (`dense_resource<blob>`): its bytes cannot be
 /// read back through the C API.
 pub fn is_dense_resource(attr: Attr) -> bool {
-    // SAFETY: a predicate on a live attribute.
-    unsafe { mlirAttributeIsADenseResourceElements(attr.0) }
+    attr.is_dense_resource()
 }
 
 /// The same elements as `attr` (a dense elements attribute of an integer type) with the
 /// element type of `ty` (an integer type of the same width): `si64` data as `i64`.
-pub fn retype_dense_int(attr: Attr, ty: MlirType, element_bytes: usize) -> Option<Attr> {
+pub fn retype_dense_int<'a>(
+    attr: Attr<'a>,
+    ty: MlirType,
+    element_bytes: usize,
+) -> Option<Attr<'a>> {
     let (bytes, _splat) = attr.dense_bytes(element_bytes)?;
     // SAFETY: the buffer holds one element (splat) or all of them, as MLIR stored them; MLIR
-    // copies it and detects the splat form itself.
-    let out = unsafe {
-        mlirDenseElementsAttrRawBufferGet(ty, bytes.len(), bytes.as_ptr() as *const c_void)
-    };
-    (!out.ptr.is_null()).then_some(Attr(out))
+    // copies it and detects the splat form itself. The new attribute is uniqued in the context
+    // of `attr` (`ty` is of it), so it lives as long.
+    unsafe {
+        let out =
+            mlirDenseElementsAttrRawBufferGet(ty, bytes.len(), bytes.as_ptr() as *const c_void);
+        (!out.ptr.is_null()).then(|| Attr::from_raw(out))
+    }
 }
 
 /// Whether a type is a signless or signed integer type of `width` bits (`si64` / `i64`).

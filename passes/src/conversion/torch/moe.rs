@@ -82,27 +82,27 @@ fn dim_is(op: Op, dim: i64) -> bool {
 }
 
 /// One matched routing group.
-struct Group {
+struct Group<'a> {
     /// dit.topk over the router's probabilities.
-    topk: Op,
+    topk: Op<'a>,
     /// The tokens [T, H] routed.
-    x: Val,
+    x: Val<'a>,
     /// The index_select of x by token (expandedX).
-    gather: Op,
+    gather: Op<'a>,
     /// cumsum of the tokens per expert, when the graph computes it.
-    ends: Option<Op>,
+    ends: Option<Op<'a>>,
     /// The expert outputs [T·K, H].
-    y: Val,
+    y: Val<'a>,
     /// The routing weights [T, K].
-    scales: Val,
+    scales: Val<'a>,
     /// The final index_add.
-    combine: Op,
+    combine: Op<'a>,
     k: i64,
     experts: i64,
 }
 
 /// Matches the group that ends in `combine` (a dit.index_add), or None.
-fn match_group(combine: Op) -> Option<Group> {
+fn match_group<'a>(combine: Op<'a>) -> Option<Group<'a>> {
     if !combine.is_kind(OpKind::IndexAdd)
         || !dim_is(combine, 0)
         || !constant_is(combine.operand(0), 0)
@@ -134,7 +134,7 @@ fn match_group(combine: Op) -> Option<Group> {
     // The combine adds y · ws, ws the weights [T, K] of the pairs (topk's values, or weights
     // computed from them, e.g. renormalised) flattened and put in sorted order.
     let mul = def(combine.operand(2), OpKind::Mul)?;
-    let weights_in_order = |v: Val| -> Option<Val> {
+    let weights_in_order = |v| -> Option<Val> {
         let sel = def(v, OpKind::IndexSelect)?;
         let weights = def(sel.operand(0), OpKind::Reshape)?.operand(0);
         (dim_is(sel, 0)
@@ -246,9 +246,11 @@ fn rewrite(g: &Group) -> bool {
         Ok(f) if verifier::verify_op(init).is_ok() && verifier::verify_op(f).is_ok() => f,
         other => {
             if let Ok(f) = other {
-                f.erase();
+                // SAFETY: `f` was created just above and nothing uses it.
+                unsafe { f.erase() };
             }
-            init.erase();
+            // SAFETY: `init` was created just above; its only user, `f`, was erased first.
+            unsafe { init.erase() };
             return false;
         }
     };

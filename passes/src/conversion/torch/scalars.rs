@@ -51,7 +51,7 @@ impl Scalar {
     }
 
     /// The value as an attribute, for the record an opaque op keeps of its arguments.
-    pub fn to_attr(&self, context: MlirContext) -> Attr {
+    pub fn to_attr<'a>(&self, context: MlirContext) -> Attr<'a> {
         match self {
             Scalar::Int(i) => Attr::i64(context, *i),
             Scalar::Float(f) => mlir::f64_attr(context, *f),

@@ -12,7 +12,7 @@ enum GateHalf {
 
 /// If `gate` and `up` are the two halves of one tensor along its last dim, that tensor and
 /// which half the gate is.
-fn halves(gate: Val, up: Val) -> Option<(Val, GateHalf)> {
+fn halves<'a>(gate: Val<'a>, up: Val<'a>) -> Option<(Val<'a>, GateHalf)> {
     let (g, u) = (gate.defining_op()?, up.defining_op()?);
     if g.is_kind(OpKind::Split) && g == u {
         let x = g.operand(0);
@@ -143,7 +143,7 @@ fn whole_of_halves(
         return false;
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, op.operand(0).0) };
+    unsafe { mlirPDLResultListPushBackValue(results, op.operand(0).raw()) };
     true
 }
 

@@ -74,8 +74,8 @@ fn splat_as_f32(
     };
     // SAFETY: the attribute's context is the IR's; the result list is the interpreter's.
     unsafe {
-        let context = mlirAttributeGetContext(cst.0);
-        mlirPDLResultListPushBackAttribute(results, Attr::f32(context, value as f32).0);
+        let context = mlirAttributeGetContext(cst.raw());
+        mlirPDLResultListPushBackAttribute(results, Attr::f32(context, value as f32).raw());
     }
     true
 }
@@ -128,7 +128,7 @@ fn erase_dead_producers(
             .filter_map(|v| v.defining_op())
             .collect();
         // SAFETY: the op is alive, unused, and erased through the driver's own rewriter.
-        unsafe { mlirRewriterBaseEraseOp(mlirPatternRewriterAsBase(rewriter), op.0) };
+        unsafe { mlirRewriterBaseEraseOp(mlirPatternRewriterAsBase(rewriter), op.raw()) };
         for p in producers {
             if !pending.contains(&p) {
                 pending.push(p);

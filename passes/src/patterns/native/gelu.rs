@@ -140,15 +140,15 @@ fn tanh_gelu_polynomial(z: Val, x: Val) -> bool {
 
 /// The outer product of a GELU, flattened: its non-constant factors and the product of its
 /// constant ones.
-struct Product {
-    factors: Vec<Val>,
+struct Product<'a> {
+    factors: Vec<Val<'a>>,
     scale: f64,
 }
 
 /// Flattens `v` into `out` through dit.mul and dit.div by a nonzero constant; `root` may have
 /// any number of uses, every other op taken apart must be used only in the product (raising
 /// erases it).
-fn flatten(v: Val, root: bool, out: &mut Product, budget: &mut usize) -> Option<()> {
+fn flatten<'a>(v: Val<'a>, root: bool, out: &mut Product<'a>, budget: &mut usize) -> Option<()> {
     if let Some(c) = splat_of(v) {
         out.scale *= c;
         return Some(());
@@ -208,7 +208,7 @@ fn is_erf_gelu_arg(z: Val, x: Val) -> bool {
 /// The x of `root` if it is the GELU 0.5·x·(1 + act(z)) for `approximate` ("none": act = erf,
 /// "tanh": act = tanh with tanh-GELU's argument) in any grouping and order of the product, and
 /// dit.gelu(x) would have `root`'s type.
-fn gelu_product_input(root: Op, approximate: &str) -> Option<Val> {
+fn gelu_product_input<'a>(root: Op<'a>, approximate: &str) -> Option<Val<'a>> {
     if !(root.is_kind(OpKind::Mul) || root.is_kind(OpKind::Div)) || root.num_results() != 1 {
         return None;
     }
@@ -261,7 +261,7 @@ fn gelu_product_x(
         return false;
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, x.0) };
+    unsafe { mlirPDLResultListPushBackValue(results, x.raw()) };
     true
 }
 

@@ -19,11 +19,11 @@ fn root_name(kind: &str) -> Option<OpKind> {
 
 /// Everything the rewrite builds, worked out (and checked) once for the constraint and the
 /// rewrite alike.
-struct Plan {
-    x: Val,
-    weight: Val,
-    bias: Option<Val>,
-    x3: Option<Val>,
+struct Plan<'a> {
+    x: Val<'a>,
+    weight: Val<'a>,
+    bias: Option<Val<'a>>,
+    x3: Option<Val<'a>>,
     /// `[K, N]`: the weight's shape transposed.
     weight_t: Vec<Dim>,
     /// When x is not 2-D: the `[M, K]` x and `[M, N]` result / x3 shapes.
@@ -64,7 +64,7 @@ fn is_silu_gate(v: Val) -> bool {
 
 /// Checks that `lin` followed by `root` (the op of `kind`) fits aclnnFusedMatmul and plans
 /// the rewrite; the error is the skip reason. The caller checked the ops' names and the target.
-fn plan(lin: Op, root: Op, kind: &str) -> Result<Plan, String> {
+fn plan<'a>(lin: Op<'a>, root: Op<'a>, kind: &str) -> Result<Plan<'a>, String> {
     let y = lin.result(0);
     if !root.operands().contains(&y) || root.num_results() != 1 {
         return Err("the op after the linear does not consume it".to_string());
@@ -211,17 +211,17 @@ fn kernel_accepts_plan(state: &NativeState, p: &Plan, kind: &str) -> Result<(), 
 
 /// The dit.linear a `dit.matmul` + `dit.add` (seed 000 path A) is: its operands, and whether
 /// the weight needs a transpose to [N, K] and the bias a reshape to [N].
-struct LinearPlan {
-    x: Val,
-    weight: Val,
+struct LinearPlan<'a> {
+    x: Val<'a>,
+    weight: Val<'a>,
     transpose_weight: bool,
-    bias: Val,
+    bias: Val<'a>,
     reshape_bias: bool,
 }
 
 /// Checks that `mm` + `add` compute `dit.linear(x, weight, bias)` and plans it; the error is
 /// the skip reason. None when the ops are not this pattern's match at all.
-fn plan_linear_bias(mm: Op, add: Op) -> Option<Result<LinearPlan, String>> {
+fn plan_linear_bias<'a>(mm: Op<'a>, add: Op<'a>) -> Option<Result<LinearPlan<'a>, String>> {
     let y = mm.result(0);
     if add.num_operands() != 2 || y.use_count() != 1 || mm.num_operands() != 2 {
         return None;
@@ -334,7 +334,9 @@ fn build_linear(
     };
     let context = root.context_raw();
     // SAFETY: the root is alive; new ops go right before it.
-    unsafe { mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0) };
+    unsafe {
+        mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.raw())
+    };
     let weight = if p.transpose_weight {
         create_via_rewriter(
             rewriter,
@@ -361,7 +363,7 @@ fn build_linear(
         p.bias
     };
     // SAFETY: the root's result type is alive.
-    let out_type = unsafe { mlirValueGetType(root.result(0).0) };
+    let out_type = unsafe { mlirValueGetType(root.result(0).raw()) };
     let linear = create_via_rewriter(
         rewriter,
         root,
@@ -371,7 +373,7 @@ fn build_linear(
         &[("operandSegmentSizes", Attr::i32_array(context, &[1, 1, 1]))],
     );
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, linear.0) };
+    unsafe { mlirPDLResultListPushBackValue(results, linear.raw()) };
     true
 }
 
@@ -443,7 +445,7 @@ fn tensor_type(shape: &[Dim], like: Val) -> MlirType {
         .collect();
     // SAFETY: `like` is alive; the type is uniqued in its context.
     unsafe {
-        let element = mlirShapedTypeGetElementType(mlirValueGetType(like.0));
+        let element = mlirShapedTypeGetElementType(mlirValueGetType(like.raw()));
         mlirRankedTensorTypeGet(
             dims.len() as isize,
             dims.as_ptr(),
@@ -474,8 +476,10 @@ fn build_fused_matmul(
     };
     let context = root.context_raw();
     // SAFETY: the root is alive; new ops go right before it.
-    unsafe { mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0) };
-    let reshape = |v: Val, shape: &[Dim]| {
+    unsafe {
+        mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.raw())
+    };
+    let reshape = |v, shape: &[Dim]| {
         create_via_rewriter(
             rewriter,
             root,
@@ -499,7 +503,7 @@ fn build_fused_matmul(
     );
     let out = root.result(0);
     // SAFETY: the root's result type is alive.
-    let out_type = unsafe { mlirValueGetType(out.0) };
+    let out_type = unsafe { mlirValueGetType(out.raw()) };
     let fused_type = match &p.flat {
         Some((_, mn)) => tensor_type(mn, out),
         None => out_type,
@@ -524,7 +528,7 @@ fn build_fused_matmul(
         None => fused,
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, result.0) };
+    unsafe { mlirPDLResultListPushBackValue(results, result.raw()) };
     true
 }
 

@@ -19,10 +19,10 @@ fn activation_of(pattern: &str) -> OpKind {
 
 /// The operands of a dit.linear, by slot.
 #[derive(Clone, Copy)]
-struct Linear {
-    x: Val,
-    weight: Val,
-    bias: Option<Val>,
+struct Linear<'a> {
+    x: Val<'a>,
+    weight: Val<'a>,
+    bias: Option<Val<'a>>,
 }
 
 fn linear_operands(op: Op) -> Option<Linear> {
@@ -57,7 +57,8 @@ fn is_argument_of(v: Val, func: Op) -> bool {
     };
     // SAFETY: queries on a live value and block.
     unsafe {
-        mlirValueIsABlockArgument(v.0) && mlirBlockEqual(mlirBlockArgumentGetOwner(v.0), entry.0)
+        mlirValueIsABlockArgument(v.raw())
+            && mlirBlockEqual(mlirBlockArgumentGetOwner(v.raw()), entry.raw())
     }
 }
 
@@ -82,7 +83,7 @@ fn tensor_like(shape: &[Dim], like: Val) -> MlirType {
     // SAFETY: `like` is alive and a ranked tensor (checked by the constraints); the new type
     // is uniqued in its context.
     unsafe {
-        let ty = mlirValueGetType(like.0);
+        let ty = mlirValueGetType(like.raw());
         let dims: Vec<i64> = shape
             .iter()
             .map(|d| d.unwrap_or(mlirShapedTypeGetDynamicSize()))
@@ -97,7 +98,13 @@ fn tensor_like(shape: &[Dim], like: Val) -> MlirType {
 }
 
 /// `dit.concat(a, b) {dim = 0}` of two [N, …] tensors of one type.
-fn concat_rows(rewriter: MlirPatternRewriter, at: Op, a: Val, b: Val, rows: i64) -> Val {
+fn concat_rows<'a>(
+    rewriter: MlirPatternRewriter,
+    at: Op<'a>,
+    a: Val<'a>,
+    b: Val<'a>,
+    rows: i64,
+) -> Val<'a> {
     let mut shape = a.tensor().map(|t| t.shape).unwrap_or_default();
     if let Some(first) = shape.first_mut() {
         *first = Some(rows);
@@ -113,7 +120,13 @@ fn concat_rows(rewriter: MlirPatternRewriter, at: Op, a: Val, b: Val, rows: i64)
 }
 
 /// `dit.slice(v) {dim = 0, start, end, step = 1}`.
-fn slice_rows(rewriter: MlirPatternRewriter, at: Op, v: Val, start: i64, end: i64) -> Val {
+fn slice_rows<'a>(
+    rewriter: MlirPatternRewriter,
+    at: Op<'a>,
+    v: Val<'a>,
+    start: i64,
+    end: i64,
+) -> Val<'a> {
     let mut shape = v.tensor().map(|t| t.shape).unwrap_or_default();
     if let Some(first) = shape.first_mut() {
         *first = Some(end - start);
@@ -135,15 +148,15 @@ fn slice_rows(rewriter: MlirPatternRewriter, at: Op, v: Val, start: i64, end: i6
 }
 
 /// `dit.linear(x, weight, bias?)` of result type like `like` with the last dim `n`.
-fn linear(
+fn linear<'a>(
     rewriter: MlirPatternRewriter,
-    at: Op,
-    x: Val,
-    weight: Val,
-    bias: Option<Val>,
-    like: Val,
+    at: Op<'a>,
+    x: Val<'a>,
+    weight: Val<'a>,
+    bias: Option<Val<'a>>,
+    like: Val<'a>,
     n: i64,
-) -> Val {
+) -> Val<'a> {
     let mut shape = like.tensor().map(|t| t.shape).unwrap_or_default();
     if let Some(last) = shape.last_mut() {
         *last = Some(n);
@@ -197,16 +210,21 @@ fn width_fits(
 // ----- two projections on one input -----
 
 /// What merging the gate projection `lg` and the up projection `lu` builds.
-struct MergePlan {
-    gate: Linear,
-    up: Linear,
+struct MergePlan<'a> {
+    gate: Linear<'a>,
+    up: Linear<'a>,
     /// Rows of each weight (the gate's N = the up's N).
     n: i64,
 }
 
 /// Whether `lg` (under `act`) and `lu` feed `root` on one input: the structure the patterns
 /// match, checked again without reporting (the matcher may call a constraint early).
-fn merge_candidate(lg: Op, lu: Op, act: Op, root: Op) -> Option<(Linear, Linear)> {
+fn merge_candidate<'a>(
+    lg: Op<'a>,
+    lu: Op<'a>,
+    act: Op<'a>,
+    root: Op<'a>,
+) -> Option<(Linear<'a>, Linear<'a>)> {
     if lg == lu || act.num_operands() != 1 || act.operand(0) != lg.result(0) {
         return None;
     }
@@ -218,7 +236,12 @@ fn merge_candidate(lg: Op, lu: Op, act: Op, root: Op) -> Option<(Linear, Linear)
 }
 
 /// Checks a candidate; the error is the reason for the report.
-fn merge_plan(lg: Op, lu: Op, act: Op, root: Op) -> Result<MergePlan, String> {
+fn merge_plan<'a>(
+    lg: Op<'a>,
+    lu: Op<'a>,
+    act: Op<'a>,
+    root: Op<'a>,
+) -> Result<MergePlan<'a>, String> {
     let (gate, up) =
         merge_candidate(lg, lu, act, root).ok_or("not two projections of one input")?;
     if lg.result(0).use_count() != 1
@@ -301,7 +324,10 @@ fn merge_linears(
         Ok(p) => {
             // SAFETY: the root is alive; new ops go right before it.
             unsafe {
-                mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0)
+                mlirRewriterBaseSetInsertionPointBefore(
+                    mlirPatternRewriterAsBase(rewriter),
+                    root.raw(),
+                )
             };
             let rows = 2 * p.n;
             let w = concat_rows(rewriter, root, p.gate.weight, p.up.weight, rows);
@@ -316,7 +342,7 @@ fn merge_linears(
         Err(_) => lg.result(0),
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, merged.0) };
+    unsafe { mlirPDLResultListPushBackValue(results, merged.raw()) };
     true
 }
 
@@ -325,7 +351,7 @@ fn merge_linears(
 /// If `gate` and `up` are the two halves of one tensor along its last dim (a 2-way even
 /// dit.split, or two step-1 dit.slice ops covering [0, D/2) and [D/2, D)): that tensor, the
 /// half width, and whether the gate is the first half.
-fn halves(gate: Val, up: Val) -> Option<(Val, i64, bool)> {
+fn halves<'a>(gate: Val<'a>, up: Val<'a>) -> Option<(Val<'a>, i64, bool)> {
     let (g, u) = (gate.defining_op()?, up.defining_op()?);
     if g.is_kind(OpKind::Split) && g == u && g.num_results() == 2 {
         let x = g.operand(0);
@@ -370,16 +396,21 @@ fn halves(gate: Val, up: Val) -> Option<(Val, i64, bool)> {
 }
 
 /// What reordering the chunked projection builds.
-struct SwapPlan {
-    lin: Op,
-    ins: Linear,
+struct SwapPlan<'a> {
+    lin: Op<'a>,
+    ins: Linear<'a>,
     /// The half width N (the weight has 2N rows).
     n: i64,
 }
 
 /// Whether `root` = act(gate) · up with gate the SECOND half of a dit.linear's result and up
 /// the first: the structure, checked without reporting.
-fn swap_candidate(gate: Val, up: Val, act: Op, root: Op) -> Option<(Op, Linear, Val, i64)> {
+fn swap_candidate<'a>(
+    gate: Val<'a>,
+    up: Val<'a>,
+    act: Op<'a>,
+    root: Op<'a>,
+) -> Option<(Op<'a>, Linear<'a>, Val<'a>, i64)> {
     if act.num_operands() != 1 || act.operand(0) != gate {
         return None;
     }
@@ -395,7 +426,12 @@ fn swap_candidate(gate: Val, up: Val, act: Op, root: Op) -> Option<(Op, Linear, 
 }
 
 /// Checks a candidate; the error is the reason for the report.
-fn swap_plan(gate: Val, up: Val, act: Op, root: Op) -> Result<SwapPlan, String> {
+fn swap_plan<'a>(
+    gate: Val<'a>,
+    up: Val<'a>,
+    act: Op<'a>,
+    root: Op<'a>,
+) -> Result<SwapPlan<'a>, String> {
     let (lin, ins, whole, n) =
         swap_candidate(gate, up, act, root).ok_or("not a projection chunked gate-second")?;
     let (g, u) = (gate.defining_op(), up.defining_op());
@@ -506,10 +542,13 @@ fn swap_linear_halves(
         Ok(p) => {
             // SAFETY: the root is alive; new ops go right before it.
             unsafe {
-                mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0)
+                mlirRewriterBaseSetInsertionPointBefore(
+                    mlirPatternRewriterAsBase(rewriter),
+                    root.raw(),
+                )
             };
             let (n, rows) = (p.n, 2 * p.n);
-            let swap = |v: Val| {
+            let swap = |v| {
                 let second = slice_rows(rewriter, root, v, n, rows);
                 let first = slice_rows(rewriter, root, v, 0, n);
                 concat_rows(rewriter, root, second, first, rows)
@@ -523,7 +562,7 @@ fn swap_linear_halves(
         Err(_) => gate,
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, reordered.0) };
+    unsafe { mlirPDLResultListPushBackValue(results, reordered.raw()) };
     true
 }
 

@@ -26,19 +26,19 @@ mod rope;
 
 /// Creates `name` (one result of type `result`) at the rewriter's insertion point, through the
 /// rewriter so that the greedy driver knows of it, located at `at`; returns the result.
-pub(crate) fn create_via_rewriter(
+pub(crate) fn create_via_rewriter<'a>(
     rewriter: MlirPatternRewriter,
-    at: Op,
+    at: Op<'a>,
     kind: OpKind,
-    operands: &[Val],
+    operands: &[Val<'a>],
     result: MlirType,
-    attributes: &[(&str, Attr)],
-) -> Val {
+    attributes: &[(&str, Attr<'a>)],
+) -> Val<'a> {
     let op = dit_dialect::ir::build_detached_op(at, kind.name(), operands, &[result], attributes);
     // SAFETY: the op is new and unowned; the rewriter inserts it and owns it from then on.
     unsafe {
-        let op = mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), op.0);
-        Val(mlirOperationGetResult(op, 0))
+        let op = mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), op.raw());
+        Val::from_raw(mlirOperationGetResult(op, 0))
     }
 }
 
@@ -115,20 +115,26 @@ pub struct NativeState {
 pub struct PdlArg(MlirPDLValue);
 
 impl PdlArg {
-    fn value(self) -> Option<Val> {
-        // SAFETY: the interpreter passes live PDL values; the cast returns null on mismatch.
-        let v = unsafe { mlirPDLValueAsValue(self.0) };
-        (!v.ptr.is_null()).then_some(Val(v))
+    fn value<'a>(self) -> Option<Val<'a>> {
+        // SAFETY: the interpreter passes live PDL values; the cast returns null on mismatch. A non-null result is live for the handle's lifetime.
+        unsafe {
+            let v = mlirPDLValueAsValue(self.0);
+            (!v.ptr.is_null()).then(|| Val::from_raw(v))
+        }
     }
-    fn op(self) -> Option<Op> {
-        // SAFETY: as above.
-        let o = unsafe { mlirPDLValueAsOperation(self.0) };
-        (!o.ptr.is_null()).then_some(Op(o))
+    fn op<'a>(self) -> Option<Op<'a>> {
+        // SAFETY: as above. A non-null result is live for the handle's lifetime.
+        unsafe {
+            let o = mlirPDLValueAsOperation(self.0);
+            (!o.ptr.is_null()).then(|| Op::from_raw(o))
+        }
     }
-    fn attr(self) -> Option<Attr> {
-        // SAFETY: as above.
-        let a = unsafe { mlirPDLValueAsAttribute(self.0) };
-        (!a.ptr.is_null()).then_some(Attr(a))
+    fn attr<'a>(self) -> Option<Attr<'a>> {
+        // SAFETY: as above. A non-null result is live for the handle's lifetime.
+        unsafe {
+            let a = mlirPDLValueAsAttribute(self.0);
+            (!a.ptr.is_null()).then(|| Attr::from_raw(a))
+        }
     }
 }
 
@@ -136,21 +142,21 @@ impl PdlArg {
 pub fn splat_float(attr: Attr) -> Option<f64> {
     // SAFETY: predicates and getters on a live attribute.
     unsafe {
-        if !mlirAttributeIsADenseFPElements(attr.0) {
+        if !mlirAttributeIsADenseFPElements(attr.raw()) {
             return None;
         }
         // A dense attribute with one element is always stored as a splat.
-        if !mlirDenseElementsAttrIsSplat(attr.0) {
+        if !mlirDenseElementsAttrIsSplat(attr.raw()) {
             return None;
         }
-        let splat = mlirDenseElementsAttrGetSplatValue(attr.0);
+        let splat = mlirDenseElementsAttrGetSplatValue(attr.raw());
         mlirAttributeIsAFloat(splat).then(|| mlirFloatAttrGetValueDouble(splat))
     }
 }
 
 pub(crate) fn num_elements(attr: Attr) -> i64 {
     // SAFETY: as above.
-    unsafe { mlirElementsAttrGetNumElements(attr.0) }
+    unsafe { mlirElementsAttrGetNumElements(attr.raw()) }
 }
 
 pub(crate) fn string_of(attr: Option<Attr>) -> String {
@@ -161,19 +167,19 @@ pub type Args<'a> = &'a [PdlArg];
 
 /// Typed access to a native's arguments by position (`None` when absent or of another kind).
 pub trait ArgsExt {
-    fn value_at(&self, i: usize) -> Option<Val>;
-    fn op_at(&self, i: usize) -> Option<Op>;
-    fn attr_at(&self, i: usize) -> Option<Attr>;
+    fn value_at(&self, i: usize) -> Option<Val<'_>>;
+    fn op_at(&self, i: usize) -> Option<Op<'_>>;
+    fn attr_at(&self, i: usize) -> Option<Attr<'_>>;
 }
 
 impl ArgsExt for [PdlArg] {
-    fn value_at(&self, i: usize) -> Option<Val> {
+    fn value_at(&self, i: usize) -> Option<Val<'_>> {
         self.get(i).and_then(|a| a.value())
     }
-    fn op_at(&self, i: usize) -> Option<Op> {
+    fn op_at(&self, i: usize) -> Option<Op<'_>> {
         self.get(i).and_then(|a| a.op())
     }
-    fn attr_at(&self, i: usize) -> Option<Attr> {
+    fn attr_at(&self, i: usize) -> Option<Attr<'_>> {
         self.get(i).and_then(|a| a.attr())
     }
 }

@@ -60,7 +60,7 @@ fn strip_cast(
         return false;
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, without_cast(v).0) };
+    unsafe { mlirPDLResultListPushBackValue(results, without_cast(v).raw()) };
     true
 }
 
@@ -91,7 +91,7 @@ fn epsilon_of(
         return false;
     };
     // SAFETY: as above.
-    unsafe { mlirPDLResultListPushBackAttribute(results, Attr::f32(op.context_raw(), eps).0) };
+    unsafe { mlirPDLResultListPushBackAttribute(results, Attr::f32(op.context_raw(), eps).raw()) };
     true
 }
 

@@ -293,7 +293,9 @@ fn push_gmm_string(args: Args, results: MlirPDLResultList, value: fn(Op) -> Stri
     };
     let text = value(g);
     // SAFETY: the result list is the interpreter's.
-    unsafe { mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), &text).0) };
+    unsafe {
+        mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), &text).raw())
+    };
     true
 }
 
@@ -310,7 +312,9 @@ fn gmm_swiglu_variant(
     };
     let text = gmm_variant(state.target.chip, &group_list_kind(g));
     // SAFETY: the result list is the interpreter's.
-    unsafe { mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), text).0) };
+    unsafe {
+        mlirPDLResultListPushBackAttribute(results, Attr::string(g.context_raw(), text).raw())
+    };
     true
 }
 

@@ -51,7 +51,7 @@ fn is_slice_of_last(op: Op, start: i64, step: i64, end_at: i64) -> bool {
 /// or halves: the value each part comes from, for the interleaved form: the split of
 /// reshape(x, [.., D/2, 2]) along the last dim (results 0 and 1), or slices x[..., 0::2] and
 /// x[..., 1::2].
-fn interleaved_parts(real: Val, imag: Val) -> Option<Val> {
+fn interleaved_parts<'a>(real: Val<'a>, imag: Val<'a>) -> Option<Val<'a>> {
     let (r, i) = (through_reshapes(real), through_reshapes(imag));
     let (ro, io) = (r.defining_op()?, i.defining_op()?);
     if ro.is_kind(OpKind::Split) && ro == io {
@@ -72,7 +72,7 @@ fn interleaved_parts(real: Val, imag: Val) -> Option<Val> {
 }
 
 /// The halves (first, second) of `x` along the last dim, if `a` and `b` are them.
-fn half_parts(first: Val, second: Val) -> Option<Val> {
+fn half_parts<'a>(first: Val<'a>, second: Val<'a>) -> Option<Val<'a>> {
     let (f, s) = (first.defining_op()?, second.defining_op()?);
     if f.is_kind(OpKind::Split) && f == s {
         let x = f.operand(0).tensor()?;
@@ -131,7 +131,7 @@ fn rotation_of(rotated: Val, x: Val) -> Option<Mode> {
 }
 
 /// x and rotate(x) under their casts, if `rf` is a rotation of `xf`'s source.
-fn rope_parts(xf: Val, rf: Val) -> Option<(Val, Mode)> {
+fn rope_parts<'a>(xf: Val<'a>, rf: Val<'a>) -> Option<(Val<'a>, Mode)> {
     let x = without_cast(xf);
     let rotated = without_cast(rf);
     // Either both products are taken in the source type, or both on casts of it.
@@ -298,7 +298,7 @@ fn rope_table(
         };
         let earlier = t.users().into_iter().find(|u| {
             u.is_kind(OpKind::Cast)
-                && u.block().map(|b| b.0.ptr) == root.block().map(|b| b.0.ptr)
+                && u.block().map(|b| b.raw().ptr) == root.block().map(|b| b.raw().ptr)
                 && u.is_before_in_block(root)
                 && u.result(0).tensor().is_some_and(|c| c.elem == xt.elem)
         });
@@ -309,7 +309,7 @@ fn rope_table(
                 unsafe {
                     mlirRewriterBaseSetInsertionPointBefore(
                         mlirPatternRewriterAsBase(rewriter),
-                        root.0,
+                        root.raw(),
                     )
                 };
                 create_via_rewriter(rewriter, root, OpKind::Cast, &[t], ty, &[])
@@ -317,7 +317,7 @@ fn rope_table(
         }
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, table.0) };
+    unsafe { mlirPDLResultListPushBackValue(results, table.raw()) };
     true
 }
 
@@ -334,7 +334,10 @@ fn rope_mode(
     let mode = rope_parts(xf, rf).map_or(Mode::Interleave, |(_, m)| m);
     // SAFETY: the result list is the interpreter's.
     unsafe {
-        mlirPDLResultListPushBackAttribute(results, Attr::string(xf.context_raw(), mode.name()).0)
+        mlirPDLResultListPushBackAttribute(
+            results,
+            Attr::string(xf.context_raw(), mode.name()).raw(),
+        )
     };
     true
 }

@@ -44,7 +44,7 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn gelu(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn gelu<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let approximate = match node.arg(1) {
         Ok(v) if !scalars::is_none(v) => {
             scalars::str(v).ok_or("approximate is not a constant string")?
@@ -65,7 +65,7 @@ fn gelu(node: &Node, e: &mut Emitter) -> R<Replacements> {
 }
 
 /// `aten.<f>` -> `dit.<f>`.
-fn same_name(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn same_name<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let n = node.name.as_str();
     let x = node.tensor_as_out(e, 0)?;
     let dit = &n["aten.".len()..];
@@ -76,12 +76,12 @@ fn same_name(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(kind, &[&[x]], node.out(0)?, &[])?)
 }
 
-fn square(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn square<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let x = node.tensor_as_out(e, 0)?;
     one(e.dit1(OpKind::Mul, &[&[x], &[x]], node.out(0)?, &[])?)
 }
 
-fn reciprocal(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn reciprocal<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let x = node.tensor_as_out(e, 0)?;
     let one_ = e.scalar(element(node.out(0)?)?, Num::Float(1.0))?;
     one(e.dit1(OpKind::Div, &[&[one_], &[x]], node.out(0)?, &[])?)

@@ -16,7 +16,7 @@ pub static CONVERTERS: &[Converter] = &[Converter {
     convert: sdpa,
 }];
 
-fn sdpa(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn sdpa<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let (q, k, v) = (node.tensor(0)?, node.tensor(1)?, node.tensor(2)?);
     // A boolean mask says which keys to attend; a float one is added to the scores
     // (dit.attention's mask_kind = "additive").
@@ -75,7 +75,7 @@ fn sdpa(node: &Node, e: &mut Emitter) -> R<Replacements> {
 /// mask: in q's element type, broadcast to `[B|1, N, Sq, Skv]`, the 4-d shape
 /// aclnnFusedInferAttentionScore's pseShift takes (batch dim 1 only when torch's mask has it
 /// as 1 in a 4-d mask).
-fn additive_mask(e: &mut Emitter, m: Val, q: Val, k: Val) -> R<Val> {
+fn additive_mask<'a>(e: &mut Emitter<'a>, m: Val<'a>, q: Val<'a>, k: Val<'a>) -> R<Val<'a>> {
     use dit_dialect::tensor::Elem;
     let info = m.tensor().ok_or("attn_mask is not a ranked tensor")?;
     if !matches!(info.elem, Elem::F32 | Elem::F16 | Elem::BF16) {
@@ -112,7 +112,7 @@ fn additive_mask(e: &mut Emitter, m: Val, q: Val, k: Val) -> R<Val> {
 /// torch's boolean attention mask (true = may attend) as dit's (non-zero = masked out, as
 /// aclnnFusedInferAttentionScore reads it): `1 - m` in i8. A float mask is additive (see
 /// [`additive_mask`]).
-fn keep_mask_to_masked_out(e: &mut Emitter, m: Val) -> R<Val> {
+fn keep_mask_to_masked_out<'a>(e: &mut Emitter<'a>, m: Val<'a>) -> R<Val<'a>> {
     let info = m.tensor().ok_or("attn_mask is not a ranked tensor")?;
     if info.elem != dit_dialect::tensor::Elem::I1 {
         return Err(format!(

@@ -39,11 +39,11 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn to_type(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn to_type<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     one(e.to_type(node.tensor(0)?, node.out(0)?)?)
 }
 
-fn copy(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn copy<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // copy(self, src): src, in self's dtype, broadcast to self's shape.
     let out = node.out(0)?;
     let src = e.cast(node.tensor(1)?, element(out)?)?;
@@ -53,7 +53,7 @@ fn copy(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::Broadcast, &[&[src]], out, &[])?)
 }
 
-fn dropout(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn dropout<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // Inference: dropout(x, p, train=False) is x.
     let p = node.float(1, "p")?;
     let train = scalars::bool(node.arg(2)?).ok_or("train is not a constant")?;

@@ -44,7 +44,7 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn literal(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn literal<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let value = node.op.attr("value").ok_or("no value attribute")?;
     let out = node.out(0)?;
     let ty = mlir::attr_type(value);
@@ -76,7 +76,7 @@ fn literal(node: &Node, e: &mut Emitter) -> R<Replacements> {
     }
 }
 
-fn fill(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn fill<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let n = node.name.as_str();
     let value = match n {
         "aten.full" | "aten.full_like" => node.number(1)?,
@@ -91,13 +91,13 @@ fn fill(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.splat(&shape, element(out)?, value)?)
 }
 
-fn arange_table(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn arange_table<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     one(arange(node, e)?)
 }
 
 /// aten.arange with constant bounds: a dense constant of the result type (the values
 /// `start + i·step`, as torch computes them, rounded once to the element type).
-fn arange(node: &Node, e: &mut Emitter) -> R<Val> {
+fn arange<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Val<'a>> {
     let (start, end, step) = match node.name.as_str() {
         "aten.arange" => (Num::Int(0), node.number(0)?, Num::Int(1)),
         "aten.arange.start" => (node.number(0)?, node.number(1)?, Num::Int(1)),

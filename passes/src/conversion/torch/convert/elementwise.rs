@@ -58,7 +58,7 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn tensor_tensor(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn tensor_tensor<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let n = node.name.as_str();
     if n == "aten.div.Tensor_mode" {
         no_rounding_mode(node, 2)?;
@@ -79,7 +79,7 @@ fn tensor_tensor(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(binary_op(n), &[&[lhs], &[rhs]], out, &[])?)
 }
 
-fn tensor_scalar(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn tensor_scalar<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let n = node.name.as_str();
     if n == "aten.div.Scalar_mode" {
         no_rounding_mode(node, 2)?;
@@ -107,7 +107,7 @@ fn tensor_scalar(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(binary_op(n), &[&[x], &[c]], out, &[])?)
 }
 
-fn scalar_pow(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn scalar_pow<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // pow(s, x) = s ** x.
     let out = node.out(0)?;
     let c = e.scalar(element(out)?, node.number(0)?)?;
@@ -115,7 +115,7 @@ fn scalar_pow(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::Pow, &[&[c], &[x]], out, &[])?)
 }
 
-fn floor_divide(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn floor_divide<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // Python's `//` in the result type; a scalar divisor becomes a 0-d constant.
     let out = node.out(0)?;
     let x = node.tensor_as_out(e, 0)?;
@@ -127,7 +127,7 @@ fn floor_divide(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::FloorDiv, &[&[x], &[d]], out, &[])?)
 }
 
-fn bool_and(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn bool_and<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // On bool, a & b = a · b exactly ({0, 1} is closed under ·), and dit.mul takes i1:
     // the CPU reference multiplies and rounds to i1 (non-zero is true), aclnnMul takes
     // BOOL x1, x2 and y ([ops-math] math/mul/README.md, 参数说明). logical_and casts its
@@ -154,7 +154,7 @@ fn binary_op(aten: &str) -> OpKind {
 }
 
 /// `v · alpha` (no op for alpha = 1).
-fn scale(e: &mut Emitter, v: Val, alpha: f64) -> R<Val> {
+fn scale<'a>(e: &mut Emitter<'a>, v: Val<'a>, alpha: f64) -> R<Val<'a>> {
     if alpha == 1.0 {
         return Ok(v);
     }

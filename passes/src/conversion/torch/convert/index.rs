@@ -40,7 +40,7 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn topk(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn topk<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // topk(self, k, dim=-1, largest=True, sorted=True) -> (values, indices).
     let x = node.tensor(0)?;
     let dim = normalize_dim(node.optional_int(2, "dim")?.unwrap_or(-1), rank(x)?)?;
@@ -61,7 +61,7 @@ fn topk(node: &Node, e: &mut Emitter) -> R<Replacements> {
     Ok(vec![Some(op.result(0)), Some(op.result(1))])
 }
 
-fn sort(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn sort<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // sort(self, dim=-1, descending=False); sort.stable(self, *, stable, dim=-1,
     // descending=False); argsort likewise, returning only the indices.
     let n = node.name.as_str();
@@ -94,7 +94,7 @@ fn sort(node: &Node, e: &mut Emitter) -> R<Replacements> {
     Ok(vec![Some(op.result(0)), Some(op.result(1))])
 }
 
-fn index_select(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn index_select<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // index_select(self, dim, index).
     let x = node.tensor(0)?;
     let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
@@ -107,7 +107,7 @@ fn index_select(node: &Node, e: &mut Emitter) -> R<Replacements> {
     )?)
 }
 
-fn scatter_add(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn scatter_add<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // scatter_add(self, dim, index, src).
     let x = node.tensor_as_out(e, 0)?;
     let dim = normalize_dim(node.int(1, "dim")?, rank(x)?)?;
@@ -121,7 +121,7 @@ fn scatter_add(node: &Node, e: &mut Emitter) -> R<Replacements> {
     )?)
 }
 
-fn index_add(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn index_add<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // index_add(self, dim, index, source, *, alpha=1): dit.index_add adds with alpha 1.
     node.require_one(4, "alpha")?;
     let x = node.tensor_as_out(e, 0)?;

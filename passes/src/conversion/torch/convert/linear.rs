@@ -47,18 +47,18 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn linear(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn linear<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let (x, w) = (node.tensor(0)?, node.tensor(1)?);
     let b = node.optional_tensor(2)?;
     let bias: Vec<Val> = b.into_iter().collect();
     one(e.dit1(OpKind::Linear, &[&[x], &[w], &bias], node.out(0)?, &[])?)
 }
 
-fn mm(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn mm<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     one(matmul(e, node.tensor(0)?, node.tensor(1)?, node.out(0)?)?)
 }
 
-fn addmm(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn addmm<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // addmm(bias, m1, m2, beta, alpha) = beta·bias + alpha·(m1·m2).
     let (bias, m1, m2) = (node.tensor(0)?, node.tensor(1)?, node.tensor(2)?);
     node.require_one(3, "beta")?;
@@ -91,7 +91,7 @@ fn addmm(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::Add, &[&[product], &[bias]], out, &[])?)
 }
 
-fn outer(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn outer<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // outer(a [N], b [M]) = a[:, None] · b[None, :].
     let out = node.out(0)?;
     let elem = element(out)?;
@@ -108,11 +108,11 @@ fn outer(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::Mul, &[&[col], &[row]], out, &[])?)
 }
 
-fn convolution(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn convolution<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     one(patch_convolution(node, e)?)
 }
 
-fn grouped_mm(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn grouped_mm<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // _grouped_mm(x [M, K], w [G, K, N], offs [G], bias?, out_dtype?): the rows of group g
     // end at offs[g] (cumulative, int32) -- dit.grouped_matmul with a "cumsum" group
     // list, which dit keeps as i64.
@@ -140,7 +140,7 @@ fn grouped_mm(node: &Node, e: &mut Emitter) -> R<Replacements> {
 /// ([B, C, P1, K1, ..., Pk, Kk] -> [B, P1..Pk, C, K1..Kk] -> [B, P, C·K]), multiplied by the
 /// weight viewed [O, C·K] (a view of the contiguous [O, C, K1..Kk] weight: no data moves),
 /// and put back in the channels-first layout torch returns ([B, P, O] -> [B, O, P1..Pk]).
-fn patch_convolution(node: &Node, e: &mut Emitter) -> R<Val> {
+fn patch_convolution<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Val<'a>> {
     let convolution = node.name == "aten.convolution";
     let out = node.out(0)?;
     let elem = element(out)?;
@@ -245,7 +245,7 @@ fn patch_convolution(node: &Node, e: &mut Emitter) -> R<Val> {
 
 /// `dit.matmul` of a and b with result type `out`; a transpose of the last two dims on either
 /// side (a `dit.transpose` emitted for an earlier aten.t / transpose) folds into the flags.
-fn matmul(e: &mut Emitter, a: Val, b: Val, out: MlirType) -> R<Val> {
+fn matmul<'a>(e: &mut Emitter<'a>, a: Val<'a>, b: Val<'a>, out: MlirType) -> R<Val<'a>> {
     let (a, ta) = match swapped_last_two(a) {
         Some(inner) => (inner, true),
         None => (a, false),
@@ -263,7 +263,7 @@ fn matmul(e: &mut Emitter, a: Val, b: Val, out: MlirType) -> R<Val> {
 }
 
 /// The input of `v`'s defining `dit.transpose` when it swaps exactly the last two dims.
-fn swapped_last_two(v: Val) -> Option<Val> {
+fn swapped_last_two<'a>(v: Val<'a>) -> Option<Val<'a>> {
     let def = v.defining_op()?;
     if !def.is_kind(OpKind::Transpose) {
         return None;

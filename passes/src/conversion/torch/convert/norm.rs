@@ -25,7 +25,7 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn layer_norm(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn layer_norm<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let x = node.tensor(0)?;
     normalized_last_dim(node, x, 1)?;
     let gamma: Vec<Val> = node.optional_tensor(2)?.into_iter().collect();
@@ -52,7 +52,7 @@ fn layer_norm(node: &Node, e: &mut Emitter) -> R<Replacements> {
     Ok(replacements)
 }
 
-fn rms_norm(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn rms_norm<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let x = node.tensor(0)?;
     normalized_last_dim(node, x, 1)?;
     let info = x.tensor().ok_or("x is not a ranked tensor")?;

@@ -30,7 +30,7 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn mean_sum(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn mean_sum<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let n = node.name.as_str();
     let x = node.tensor_as_out(e, 0)?;
     let rank = rank(x)?;
@@ -65,7 +65,7 @@ fn mean_sum(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(op, &[&[x]], node.out(0)?, &attrs)?)
 }
 
-fn softmax(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn softmax<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // softmax.int(x, dim, dtype?) and _softmax(x, dim, half_to_float): both compute in
     // the result's dtype.
     let x = node.tensor_as_out(e, 0)?;
@@ -74,7 +74,7 @@ fn softmax(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::Softmax, &[&[x]], node.out(0)?, &[("dim", attr)])?)
 }
 
-fn cumsum(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn cumsum<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // cumsum(self, dim, dtype=None): the result type states the accumulation type
     // (i64 for integer input when dtype is None).
     let x = node.tensor(0)?;

@@ -68,7 +68,7 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn view(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn view<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let x = node.tensor(0)?;
     let out = node.out(0)?;
     if !mlir::same_type(element(mlir::type_of(x))?, element(out)?) {
@@ -77,7 +77,7 @@ fn view(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.reshape(x, out)?)
 }
 
-fn view_dtype(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn view_dtype<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let x = node.tensor(0)?;
     let out = node.out(0)?;
     if mlir::same_type(mlir::type_of(x), out) {
@@ -86,7 +86,7 @@ fn view_dtype(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::Bitcast, &[&[x]], out, &[])?)
 }
 
-fn permute(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn permute<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let n = node.name.as_str();
     let x = node.tensor(0)?;
     let r = rank(x)?;
@@ -125,11 +125,11 @@ fn permute(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::Transpose, &[&[x]], node.out(0)?, &[("perm", attr)])?)
 }
 
-fn einsum(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn einsum<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     one(permuting_einsum(node, e)?)
 }
 
-fn expand(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn expand<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let x = node.tensor(0)?;
     let out = node.out(0)?;
     if mlir::same_type(mlir::type_of(x), out) {
@@ -138,11 +138,11 @@ fn expand(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::Broadcast, &[&[x]], out, &[])?)
 }
 
-fn tile(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn tile<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     one(repeat(node, e)?)
 }
 
-fn repeat_interleave(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn repeat_interleave<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     // repeat_interleave(x, r, dim): each element r times along dim = x with a size-1 dim
     // after `dim`, broadcast to r, merged back.
     let x = node.tensor(0)?;
@@ -174,7 +174,7 @@ fn repeat_interleave(node: &Node, e: &mut Emitter) -> R<Replacements> {
 
 /// aten.einsum of one operand whose output subscripts permute its input subscripts
 /// (`nhwpqc->nchpwq`, SD3's unpatchify) is a transpose.
-fn permuting_einsum(node: &Node, e: &mut Emitter) -> R<Val> {
+fn permuting_einsum<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Val<'a>> {
     let equation = scalars::str(node.arg(0)?).ok_or("the equation is not a constant string")?;
     let operands = scalars::list_elements(node.arg(1)?)
         .ok_or("the operand list is not a torch.prim.ListConstruct")?;
@@ -212,7 +212,7 @@ fn permuting_einsum(node: &Node, e: &mut Emitter) -> R<Val> {
 /// aten.repeat(x, repeats): torch's tile. x (with leading size-1 dims when `repeats` is longer
 /// than its rank) gets a size-1 dim before each of its dims, broadcast to the repeat count
 /// (a view) and merged: out[i·d + j] = x[j] along every dim, the outer index the copy.
-fn repeat(node: &Node, e: &mut Emitter) -> R<Val> {
+fn repeat<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Val<'a>> {
     let x = node.tensor(0)?;
     let info = x.tensor().ok_or("x is not a ranked tensor")?;
     let repeats = node.int_list(1, "repeats")?;

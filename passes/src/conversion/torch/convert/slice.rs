@@ -51,7 +51,7 @@ pub static CONVERTERS: &[Converter] = &[
     },
 ];
 
-fn cat(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn cat<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let n = node.name.as_str();
     let out = node.out(0)?;
     let elements = scalars::list_elements(node.arg(0)?)
@@ -92,7 +92,7 @@ fn cat(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.dit1(OpKind::Concat, &[&xs], out, &[("dim", attr)])?)
 }
 
-fn split(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn split<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let n = node.name.as_str();
     if node.outs.is_empty() {
         // Nobody unpacks the list: nothing to replace.
@@ -136,7 +136,7 @@ fn split(node: &Node, e: &mut Emitter) -> R<Replacements> {
     Ok(replacements)
 }
 
-fn slice(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn slice<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     let n = node.name.as_str();
     let x = node.tensor(0)?;
     let info = x.tensor().ok_or("x is not a ranked tensor")?;
@@ -208,11 +208,11 @@ fn slice(node: &Node, e: &mut Emitter) -> R<Replacements> {
     one(e.reshape(sliced, out)?)
 }
 
-fn scatter(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn scatter<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     one(slice_scatter(node, e)?)
 }
 
-fn pad(node: &Node, e: &mut Emitter) -> R<Replacements> {
+fn pad<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Replacements<'a>> {
     one(constant_pad(node, e)?)
 }
 
@@ -220,7 +220,7 @@ fn pad(node: &Node, e: &mut Emitter) -> R<Replacements> {
 /// (before, after) pairs from the last dim backwards; each padded dim becomes a dit.concat of
 /// a constant block of `value` (0 when None), x, and another block. Other modes (reflect,
 /// replicate, circular) and negative pads (crops) are not converted.
-fn constant_pad(node: &Node, e: &mut Emitter) -> R<Val> {
+fn constant_pad<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Val<'a>> {
     let out = node.out(0)?;
     let mut x = node.tensor_as_out(e, 0)?;
     let pad = node.int_list(1, "pad")?;
@@ -284,7 +284,7 @@ fn constant_pad(node: &Node, e: &mut Emitter) -> R<Val> {
 /// whole dim (size k·n, start s < k), the dim is viewed as [n, k] and column s replaced: this
 /// is how an interleaving write (`out[..., 0::2] = a; out[..., 1::2] = b`) reads, and when x
 /// itself came from such a write its columns are reused instead of split again.
-fn slice_scatter(node: &Node, e: &mut Emitter) -> R<Val> {
+fn slice_scatter<'a>(node: &Node<'a>, e: &mut Emitter<'a>) -> R<Val<'a>> {
     let out = node.out(0)?;
     let elem = element(out)?;
     let x0 = node.tensor(0)?;
@@ -309,7 +309,7 @@ fn slice_scatter(node: &Node, e: &mut Emitter) -> R<Val> {
     let c = e.context();
     if step == 1 {
         let x = e.cast(x0, elem)?;
-        let piece = |e: &mut Emitter, from: i64, to: i64| -> R<Val> {
+        let piece = |e: &mut Emitter<'a>, from: i64, to: i64| -> R<Val<'a>> {
             let mut shape = info.shape.clone();
             shape[dim] = Some(to - from);
             let attrs = [
@@ -387,7 +387,7 @@ fn slice_scatter(node: &Node, e: &mut Emitter) -> R<Val> {
 
 /// The columns of `x` when it is `reshape(concat(columns, dim))` with the concat of type
 /// `pairs` (what [`slice_scatter`] emits for a strided write).
-fn interleaved_columns(x: Val, pairs: MlirType, dim: usize) -> Option<Vec<Val>> {
+fn interleaved_columns<'a>(x: Val<'a>, pairs: MlirType, dim: usize) -> Option<Vec<Val<'a>>> {
     let reshape = x.defining_op().filter(|o| o.is_kind(OpKind::Reshape))?;
     let concat = reshape
         .operand(0)

@@ -92,24 +92,26 @@ pub(super) fn ones_over_last_dim(
     };
     // SAFETY: x's type is alive; the vector type and the splat are uniqued in its context.
     let (ty, value) = unsafe {
-        let element = mlirShapedTypeGetElementType(mlirValueGetType(x.0));
+        let element = mlirShapedTypeGetElementType(mlirValueGetType(x.raw()));
         let ty = mlirRankedTensorTypeGet(1, &d, element, mlirAttributeGetNull());
         let one = mlirFloatAttrDoubleGet(x.context_raw(), element, 1.0);
-        (ty, Attr(mlirDenseElementsAttrSplatGet(ty, one)))
+        (ty, Attr::from_raw(mlirDenseElementsAttrSplatGet(ty, one)))
     };
     // SAFETY: the root is alive; the constant goes right before it.
-    unsafe { mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0) };
+    unsafe {
+        mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.raw())
+    };
     // arith.constant is not a dit op: built and inserted here rather than by OpKind.
     let constant =
         dit_dialect::ir::build_detached_op(root, "arith.constant", &[], &[ty], &[("value", value)]);
     // SAFETY: the op is new and unowned; the rewriter inserts it and owns it from then on.
     let ones = unsafe {
-        Val(mlirOperationGetResult(
-            mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), constant.0),
+        Val::from_raw(mlirOperationGetResult(
+            mlirRewriterBaseInsert(mlirPatternRewriterAsBase(rewriter), constant.raw()),
             0,
         ))
     };
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, ones.0) };
+    unsafe { mlirPDLResultListPushBackValue(results, ones.raw()) };
     true
 }

@@ -16,14 +16,14 @@
 use super::*;
 
 /// What a matched scatter-form rope is made of.
-struct Scatter {
+struct Scatter<'a> {
     /// The rotated tensor with the root's type, where a reshape chain above the pairs has it.
-    x: Option<Val>,
+    x: Option<Val<'a>>,
     /// The tensor the pairs are taken from (reshaped to the root's type when `x` is `None`).
-    pairs: Val,
+    pairs: Val<'a>,
     /// The half-width tables: c multiplies x1 in the even stream, s multiplies x2.
-    c: Val,
-    s: Val,
+    c: Val<'a>,
+    s: Val<'a>,
 }
 
 /// The two (data, table) readings of a dit.mul (operand order is the model author's choice).
@@ -45,7 +45,7 @@ fn is_product(v: Val, data: Val, like: Val, table: Val) -> bool {
 
 /// The tensor the even/odd streams `x1`, `x2` are taken from: the [.., D/2, 2] value a split
 /// along the last dim cuts (reshape + unbind), or the [.., D] value of two stride-2 slices.
-fn pair_source(x1: Val, x2: Val) -> Option<Val> {
+fn pair_source<'a>(x1: Val<'a>, x2: Val<'a>) -> Option<Val<'a>> {
     interleaved_parts(x1, x2)?;
     let op = through_reshapes(x1).defining_op()?;
     Some(op.operand(0))
@@ -61,7 +61,11 @@ fn with_last(shape: &[Option<i64>], dims: &[Option<i64>]) -> Vec<Option<i64>> {
 /// Matches the scatter form at `cat` (the concat of the columns) and `root` (its reshape to
 /// [.., D]). `Ok(None)`: not this form (nothing to report); `Err`: the form, but the kernel's
 /// contract or the cost rule refuses it.
-fn analyse(cat: Op, root: Op, state: &NativeState) -> Result<Option<Scatter>, String> {
+fn analyse<'a>(
+    cat: Op<'a>,
+    root: Op<'a>,
+    state: &NativeState,
+) -> Result<Option<Scatter<'a>>, String> {
     let none = Ok(None);
     if !(cat.is_kind(OpKind::Concat) && root.is_kind(OpKind::Reshape) && cat.num_operands() == 2) {
         return none;
@@ -87,7 +91,7 @@ fn analyse(cat: Op, root: Op, state: &NativeState) -> Result<Option<Scatter>, St
     }
     let half = with_last(&rt.shape, &[Some(h)]);
     // Each column is a [.., D/2] stream reshaped to [.., D/2, 1].
-    let stream = |v: Val| {
+    let stream = |v| {
         let s = through_reshapes(v);
         s.tensor()
             .is_some_and(|t| t.shape == half && t.elem == rt.elem)
@@ -251,20 +255,20 @@ fn type_like(shape: &[Option<i64>], like: MlirType) -> MlirType {
 
 /// `name(v)` of type `ty` before `root`: an earlier one of the same block (the second rope of
 /// the same tables reuses the first's), else a new one through the rewriter.
-fn reuse_or_create(
+fn reuse_or_create<'a>(
     rewriter: MlirPatternRewriter,
-    root: Op,
+    root: Op<'a>,
     kind: OpKind,
-    v: Val,
+    v: Val<'a>,
     ty: MlirType,
-) -> Val {
+) -> Val<'a> {
     let earlier = v.users().into_iter().find(|u| {
         u.is_kind(kind)
             && u.num_results() == 1
-            && u.block().map(|b| b.0.ptr) == root.block().map(|b| b.0.ptr)
+            && u.block().map(|b| b.raw().ptr) == root.block().map(|b| b.raw().ptr)
             && u.is_before_in_block(root)
             // SAFETY: both types are alive; types are uniqued, so equality is identity.
-            && unsafe { mlirTypeEqual(mlirValueGetType(u.result(0).0), ty) }
+            && unsafe { mlirTypeEqual(mlirValueGetType(u.result(0).raw()), ty) }
     });
     match earlier {
         Some(op) => op.result(0),
@@ -276,7 +280,7 @@ fn reuse_or_create(
             unsafe {
                 mlirRewriterBaseSetInsertionPointAfterValue(
                     mlirPatternRewriterAsBase(rewriter),
-                    v.0,
+                    v.raw(),
                 )
             };
             create_via_rewriter(rewriter, root, kind, &[v], ty, &[])
@@ -285,12 +289,17 @@ fn reuse_or_create(
 }
 
 /// The table `t` [.., D/2] repeated over each pair to [.., D], in `x_type`'s element type.
-fn repeated_table(rewriter: MlirPatternRewriter, root: Op, t: Val, x_type: MlirType) -> Val {
+fn repeated_table<'a>(
+    rewriter: MlirPatternRewriter,
+    root: Op<'a>,
+    t: Val<'a>,
+    x_type: MlirType,
+) -> Val<'a> {
     let shape = t.tensor().map(|t| t.shape).unwrap_or_default();
     let h = shape.last().copied().flatten().unwrap_or(0);
     let cast_type = type_like(&shape, x_type);
     // SAFETY: both types are alive.
-    let same = unsafe { mlirTypeEqual(mlirValueGetType(t.0), cast_type) };
+    let same = unsafe { mlirTypeEqual(mlirValueGetType(t.raw()), cast_type) };
     let t = if same {
         t
     } else {
@@ -333,11 +342,13 @@ pub(super) fn rope_scatter(
     };
     let out = root.result(0);
     // SAFETY: the root's result type is alive.
-    let out_type = unsafe { mlirValueGetType(out.0) };
+    let out_type = unsafe { mlirValueGetType(out.raw()) };
     let cos = repeated_table(rewriter, root, m.c, out_type);
     let sin = repeated_table(rewriter, root, m.s, out_type);
     // SAFETY: the root is alive; the rope (and x's reshape) go right before it.
-    unsafe { mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.0) };
+    unsafe {
+        mlirRewriterBaseSetInsertionPointBefore(mlirPatternRewriterAsBase(rewriter), root.raw())
+    };
     let x = match m.x {
         Some(x) => x,
         None => create_via_rewriter(rewriter, root, OpKind::Reshape, &[m.pairs], out_type, &[]),
@@ -369,6 +380,6 @@ pub(super) fn rope_scatter(
         .report
         .applied(intern(string_of(args.attr_at(2))), root, detail);
     // SAFETY: the result list is the interpreter's; the value is alive.
-    unsafe { mlirPDLResultListPushBackValue(results, rope.0) };
+    unsafe { mlirPDLResultListPushBackValue(results, rope.raw()) };
     true
 }
