@@ -368,6 +368,12 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
     for st in &stage.stores {
         keep[st.node] = stage.nodes[st.node].invariant;
     }
+    // The nodes whose last use is each step, in node order: a scan of every earlier node at
+    // every step made a long body's layout quadratic (auto-fuse plans growing chains with it).
+    let mut dies_at: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for (d, &k) in last_use.iter().enumerate() {
+        dies_at[k].push(d);
+    }
     let mut buf = vec![Buf::Queue; n];
     let mut temps = vec![Vec::new(); n];
     let mut tile_loads = Vec::new();
@@ -509,8 +515,10 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
         }
         // Tile and group slots die with their last use; resident rows only when no tile node
         // reads them (a kept one is read by every tile).
-        let dead: Vec<NodeId> = (0..=k)
-            .filter(|d| last_use[*d] == k && slot_of.contains_key(d))
+        let dead: Vec<NodeId> = dies_at[k]
+            .iter()
+            .copied()
+            .filter(|d| slot_of.contains_key(d))
             .filter(|d| !(stage.nodes[*d].invariant && keep[*d]))
             .collect();
         for d in dead {
