@@ -254,7 +254,7 @@ pub fn fit(fused: &FusedOp, target: &TargetSpec) -> Result<Fit, GenError> {
     })
 }
 
-/// The narrowest column chunk [`spread_columns`] cuts rows into: 128 elements, so every row
+/// The narrowest column chunk `spread_columns` cuts rows into: 128 elements, so every row
 /// burst of a chunk is still at least 256 bytes (of a 16-bit type), whole 32-byte blocks.
 pub const MIN_SPREAD_CHUNK: usize = 128;
 
@@ -321,7 +321,7 @@ fn fold_rows(
 /// Generates the kernel of one group, checking that a row fits the target's UB. When a whole
 /// row does not fit and every op of the group works column by column, rows are cut into the
 /// widest column chunks that fit (the chunk index becomes an outer dim of the tiling); so are
-/// the rows of such a group when they are fewer than the target's cores ([`spread_columns`]).
+/// the rows of such a group when they are fewer than the target's cores (`spread_columns`).
 pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError> {
     for (what, name) in [("kernel", &fused.kernel), ("target", &target.name)] {
         if !is_safe_name(name) {

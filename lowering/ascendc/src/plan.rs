@@ -1515,7 +1515,7 @@ const ELEMENTWISE: &[OpKind] = &[
 /// whose rows are narrower than a UB row's 16-element padding (HiDream's rotary groups: x
 /// `[S, H, 64, 1]` against cos/sin `[S, 1, 64, 2]`, rows of 1 and 2 elements, so a tile row
 /// moved 4 or 8 bytes, was padded to 16 elements, and the tables, following the 64 pairs, were
-/// read once per row). Every value must be elementwise ([`ELEMENTWISE`]), of rank ≥ 2, with the
+/// read once per row). Every value must be elementwise (the `ELEMENTWISE` list), of rank ≥ 2, with the
 /// same `a > 1` as its next-to-last dim and a last dim of 1 or `b` (the widest, 2..=15): then a
 /// folded row of `a` elements against one of `a·b` can only be the `[a, 1]` operand broadcast
 /// to `[a, b]`, which [`plan_folded`] plans as [`MicroOp::RepeatEach`]. The bytes are the same

@@ -69,7 +69,7 @@ pub struct Converter {
 
 /// A topic: one module's table.
 pub struct Topic {
-    /// The module (convert/<module>.rs).
+    /// The module (`convert/<module>.rs`).
     pub module: &'static str,
     /// Its heading in docs/torch-ops.md.
     pub title: &'static str,
