@@ -104,10 +104,13 @@ def main():
         row["peer_nodes_before"] = sum(1 for n in gm.graph.nodes if n.op == "call_function")
         # The two sides alternate (dit, peer, dit, peer, ...), so that a change in the machine's
         # load during the run reaches both medians alike.
-        times, dit_times, counts = [], [], None
+        times, dit_times, dit_cpu, dit_faults, counts = [], [], [], [], None
         for _ in range(args.repeat):
             if run_dit:
-                dit_times += common.time_dit_opt(dit_opt, path, 1)[1]
+                _, wall, cpu, faults = common.time_dit_opt(dit_opt, path, 1)
+                dit_times += wall
+                dit_cpu += cpu
+                dit_faults += faults
             g = copy.deepcopy(gm)
             t0 = time.perf_counter()
             peer(g)
@@ -117,6 +120,8 @@ def main():
         row["peer_s"], row["peer_runs"], row["peer_counts"] = statistics.median(times), times, counts
         if run_dit:
             row["dit_s"], row["dit_runs"] = statistics.median(dit_times), dit_times
+            row["dit_cpu_s"] = statistics.median(dit_cpu)
+            row["dit_major_faults"] = dit_faults
         rows.append(row)
         report_row(row, run_dit)
         del gm, exp
@@ -134,7 +139,8 @@ def report_row(r, run_dit):
         kb, ka = r["dit_kernels"]
         print(
             f"   dit:  {common.fmt_s(r['dit_s'])} (dit-opt process, median of "
-            f"{', '.join(common.fmt_s(t) for t in r['dit_runs'])}); in passes "
+            f"{', '.join(common.fmt_s(t) for t in r['dit_runs'])}; CPU user + system, median: "
+            f"{common.fmt_s(r['dit_cpu_s'])}; major page faults {r['dit_major_faults']}); in passes "
             f"{common.fmt_s(r['dit_passes_s'])} of which conversion {common.fmt_s(r['dit_convert_s'])}; "
             f"kernels {kb} -> {ka}"
         )

@@ -20,6 +20,7 @@ use dit_dialect::{
     tensor::TensorInfo,
 };
 use melior::ir::TypeLike;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 /// Whether a generated vector kernel computes `op`: the elementwise primitives of the op table
@@ -58,9 +59,40 @@ struct UbModel {
     /// DDR bytes the target moves in one launch overhead (hbm_bytes_per_s x
     /// launch_overhead_ns): what a launch saved by a sibling merge is worth.
     launch_bytes: u64,
+    /// The generator's answers so far, by (arguments, body ops) and then the body itself: a
+    /// model repeats its blocks, so most candidate groups are a body already planned (full
+    /// FLUX.1-dev asks 551 times for a few dozen distinct bodies; planning was half the pass).
+    fits: RefCell<HashMap<(usize, usize), Vec<(dit_runtime::fused::FusedOp, GeneratorFit)>>>,
 }
 
+/// What [`dit_ascendc::fit`] answered for one body.
+type GeneratorFit = Result<dit_ascendc::Fit, dit_ascendc::GenError>;
+
 impl UbModel {
+    /// [`dit_ascendc::fit`] of `fused`, planned once per distinct body.
+    fn generator_fit(&self, fused: dit_runtime::fused::FusedOp) -> GeneratorFit {
+        // The kernel's name plays no part in the fit.
+        let same = |seen: &dit_runtime::fused::FusedOp| {
+            seen.args == fused.args && seen.ops == fused.ops && seen.yields == fused.yields
+        };
+        let key = (fused.args.len(), fused.ops.len());
+        if let Some((_, fit)) = self
+            .fits
+            .borrow()
+            .get(&key)
+            .and_then(|seen| seen.iter().find(|(body, _)| same(body)))
+        {
+            return fit.clone();
+        }
+        let fit = dit_ascendc::fit(&fused, &self.spec);
+        self.fits
+            .borrow_mut()
+            .entry(key)
+            .or_default()
+            .push((fused, fit.clone()));
+        fit
+    }
+
     /// `Ok(bytes)`: the group fits, with the UB bytes of its smallest tile (one row, or one
     /// column chunk of a row, of the generator's largest stage); `Err(reason)` otherwise.
     ///
@@ -74,7 +106,7 @@ impl UbModel {
     fn fit(&self, members: &[Op]) -> Result<u64, String> {
         let shape = shape_of(members);
         if let Some(fused) = generator_body(members, &shape) {
-            match dit_ascendc::fit(&fused, &self.spec) {
+            match self.generator_fit(fused) {
                 Ok(fit) => return Ok(fit.one_row_bytes),
                 Err(dit_ascendc::GenError::Ub(e)) => {
                     return Err(format!(
@@ -486,6 +518,7 @@ impl AutoFuse {
                 / 1_000_000_000)
                 .try_into()
                 .unwrap_or(u64::MAX),
+            fits: RefCell::default(),
         };
         let mut funcs = Vec::new();
         module.walk(&mut |op| {
