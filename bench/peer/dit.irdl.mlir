@@ -523,7 +523,7 @@ irdl.dialect @dit {
   }
 
   // dit.moe_init_routing(x [T,H], expert_idx [T,K]) {num_experts: i64, expert_tokens:
-  // "cumsum" | "count"} -> (expanded_x [T*K,H], expanded_row_idx i32 [T*K], expert_tokens i64
+  // "cumsum" | "count"} -> (expanded_x [T*K,H], expanded_row_idx i32 [T*K], expert_tokens i32
   // [E]): the (token, choice) pairs sorted by expert, aclnnMoeInitRoutingV2 (drop-less).
   irdl.operation @moe_init_routing {
     %x = irdl.base "!builtin.tensor"

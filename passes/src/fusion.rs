@@ -31,6 +31,11 @@ pub static SWITCHES: &[FusionSwitch] = &[
         summary: "grouped MatMul + SwiGLU -> dit.grouped_matmul_swiglu_quant (P1)",
     },
     FusionSwitch {
+        name: "enable_moe_gating",
+        default: true,
+        summary: "softmax(x, -1) -> topk -> dit.moe_gating_topk_softmax (MoeGatingTopKSoftmax, MoE router)",
+    },
+    FusionSwitch {
         name: "enable_linear_bias",
         default: true,
         summary: "matmul + add(bias over rows) -> dit.linear (seed 000 path A; feeds every Linear fusion)",

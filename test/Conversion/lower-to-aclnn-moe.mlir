@@ -83,15 +83,15 @@ func.func @additive_attention() -> (tensor<1x1x1x1xf32>, tensor<1x1x1x1xf32>, te
 // EXEC-LABEL: @moe_kernels: 3 kernels
 // EXEC: values f32[6,2]: [3.000000, 4.000000, 5.000000, 6.000000, 1.000000, 2.000000, 1.000000, 2.000000, ...]
 // EXEC: values i32[6]: [2.000000, 3.000000, 0.000000, 4.000000, 5.000000, 1.000000]
-// EXEC: values i64[3]: [2.000000, 3.000000, 6.000000]
+// EXEC: values i32[3]: [2.000000, 3.000000, 6.000000]
 // EXEC: values f32[3,2]: [2.500000, 5.000000, 33.000000, 44.000000, 43.750000, 52.500000]
-func.func @moe_kernels() -> (tensor<6x2xf32>, tensor<6xi32>, tensor<3xi64>, tensor<3x2xf32>) {
+func.func @moe_kernels() -> (tensor<6x2xf32>, tensor<6xi32>, tensor<3xi32>, tensor<3x2xf32>) {
   %x = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
   %e = arith.constant dense<[[1, 2], [0, 2], [2, 0]]> : tensor<3x2xi64>
-  %xs, %rows, %ends = "dit.moe_init_routing"(%x, %e) {expert_tokens = "cumsum", num_experts = 3 : i64} : (tensor<3x2xf32>, tensor<3x2xi64>) -> (tensor<6x2xf32>, tensor<6xi32>, tensor<3xi64>)
+  %xs, %rows, %ends = "dit.moe_init_routing"(%x, %e) {expert_tokens = "cumsum", num_experts = 3 : i64} : (tensor<3x2xf32>, tensor<3x2xi64>) -> (tensor<6x2xf32>, tensor<6xi32>, tensor<3xi32>)
   %factor = arith.constant dense<[[1.0], [2.0], [3.0], [4.0], [5.0], [6.0]]> : tensor<6x1xf32>
   %y = "dit.mul"(%xs, %factor) : (tensor<6x2xf32>, tensor<6x1xf32>) -> tensor<6x2xf32>
   %scales = arith.constant dense<[[0.5, 0.25], [1.0, 2.0], [0.125, 4.0]]> : tensor<3x2xf32>
   %out = "dit.moe_finalize_routing"(%y, %rows, %scales) : (tensor<6x2xf32>, tensor<6xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
-  return %xs, %rows, %ends, %out : tensor<6x2xf32>, tensor<6xi32>, tensor<3xi64>, tensor<3x2xf32>
+  return %xs, %rows, %ends, %out : tensor<6x2xf32>, tensor<6xi32>, tensor<3xi32>, tensor<3x2xf32>
 }

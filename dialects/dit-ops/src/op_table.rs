@@ -119,6 +119,8 @@ pub enum OpKind {
     GeluMul,
     /// `dit.kv_rms_norm_rope_cache`: KvRmsNormRopeCache (kv last dim 576 = 512 norm + 64 rope), experimental.
     KvRmsNormRopeCache,
+    /// `dit.moe_gating_topk_softmax`: MoeGatingTopKSoftmax: top-k of softmax(x, -1) -> (y, expert_idx i32, row_idx i32).
+    MoeGatingTopkSoftmax,
     /// `dit.fused`: one generated Ascend C vector kernel.
     Fused,
     /// `dit.yield`: terminator of dit.fused: returns its results.
@@ -127,7 +129,7 @@ pub enum OpKind {
 
 impl OpKind {
     /// Every op, in the order of DitOps.td.
-    pub const ALL: [OpKind; 59] = [
+    pub const ALL: [OpKind; 60] = [
         OpKind::Add,
         OpKind::Sub,
         OpKind::Mul,
@@ -185,13 +187,14 @@ impl OpKind {
         OpKind::SiluMul,
         OpKind::GeluMul,
         OpKind::KvRmsNormRopeCache,
+        OpKind::MoeGatingTopkSoftmax,
         OpKind::Fused,
         OpKind::Yield,
     ];
 }
 
 /// Each op's record, indexed by `OpKind as usize`.
-static SPECS: [OpSpec; 59] = [
+static SPECS: [OpSpec; 60] = [
     OpSpec {
         kind: OpKind::Add,
         name: "dit.add",
@@ -763,6 +766,16 @@ static SPECS: [OpSpec; 59] = [
         substitution: None,
     },
     OpSpec {
+        kind: OpKind::MoeGatingTopkSoftmax,
+        name: "dit.moe_gating_topk_softmax",
+        operands: &[("x", Arity::One), ("finished", Arity::Optional)],
+        attributes: &[AttrSpec { name: "k", optional: false }],
+        results: Some(3),
+        regions: 0,
+        traits: Traits::NONE.with(Traits::PURE).with(Traits::LIBRARY),
+        substitution: None,
+    },
+    OpSpec {
         kind: OpKind::Fused,
         name: "dit.fused",
         operands: &[("captured", Arity::Variadic)],
@@ -785,7 +798,7 @@ static SPECS: [OpSpec; 59] = [
 ];
 
 /// The op names in byte order, for `OpKind::from_name`'s binary search.
-static SORTED_NAMES: [(&str, OpKind); 59] = [
+static SORTED_NAMES: [(&str, OpKind); 60] = [
     ("dit.ada_layer_norm", OpKind::AdaLayerNorm),
     ("dit.add", OpKind::Add),
     ("dit.attention", OpKind::Attention),
@@ -814,6 +827,7 @@ static SORTED_NAMES: [(&str, OpKind); 59] = [
     ("dit.linear", OpKind::Linear),
     ("dit.matmul", OpKind::Matmul),
     ("dit.moe_finalize_routing", OpKind::MoeFinalizeRouting),
+    ("dit.moe_gating_topk_softmax", OpKind::MoeGatingTopkSoftmax),
     ("dit.moe_init_routing", OpKind::MoeInitRouting),
     ("dit.mul", OpKind::Mul),
     ("dit.muls_add", OpKind::MulsAdd),

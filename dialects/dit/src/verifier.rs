@@ -191,6 +191,7 @@ fn check_rules(op: Op) -> Check {
         OpKind::SiluMul => silu_mul(&ins, &outs),
         OpKind::GeluMul => gelu_mul(op, &ins, &outs),
         OpKind::KvRmsNormRopeCache => kv_rms_norm_rope_cache(op, &ins, &outs),
+        OpKind::MoeGatingTopkSoftmax => moe_gating_topk_softmax(op, &ins, &outs),
         OpKind::Fused => fused(op, &outs),
         OpKind::Yield => yield_(op),
         _ => Ok(()),
@@ -1414,7 +1415,11 @@ fn index_add(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
 }
 
 /// x [T, H] float, expert_idx [T, K] i32/i64 -> (expanded_x [T·K, H] like x, expanded_row_idx
-/// i32 [T·K], expert_tokens i64 [E]) (aclnnMoeInitRoutingV2's drop-less outputs).
+/// i32 [T·K], expert_tokens i32/i64 [E]) (aclnnMoeInitRoutingV2's drop-less outputs). The
+/// kernel writes expertTokensCountOrCumsumOut as INT32 ([ops-transformer]
+/// moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md; contract rule
+/// moe_init_routing_v2.tokens_dtype refuses i64 at the call); i64 still verifies so that IR
+/// written before that rule parses (and runs on the CPU reference).
 fn moe_init_routing(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     result_count(outs, 3)?;
     let (x, e) = (one(ins, "x"), one(ins, "expert_idx"));
@@ -1454,7 +1459,7 @@ fn moe_init_routing(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     shape_is(&outs[1], &[rows], "expanded_row_idx")?;
     elem_in(
         &outs[2],
-        &[Elem::I64],
+        &[Elem::I32, Elem::I64],
         "expert_tokens",
         "moe_init_routing.tokens",
     )?;
@@ -1729,6 +1734,55 @@ fn gelu_mul(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
     let expected = halved(&x, x.rank() - 1)?;
     same_elem(&x, &outs[0], "x and result")?;
     shape_is(&outs[0], &expected, "result")
+}
+
+/// The most experts one row may choose (aclnnMoeGatingTopKSoftmax: "0 <= k <= x的-1轴大小，且k不
+/// 大于1024", [ops-transformer] moe/moe_gating_top_k_softmax/docs/aclnnMoeGatingTopKSoftmax.md).
+pub const MOE_GATING_MAX_K: i64 = 1024;
+
+/// x [.., E] float of rank 2 or 3, finished [..] i1 (optional) -> (y [.., k] like x,
+/// expert_idx i32 [.., k], row_idx i32 [.., k]), 0 <= k <= min(E, 1024): the shapes, dtypes
+/// and k range of [ops-transformer] moe/moe_gating_top_k_softmax/docs/aclnnMoeGatingTopKSoftmax.md
+/// (x FLOAT16/BFLOAT16/FLOAT32, 2-3 dims; finishedOptional BOOL, shape x_shape[:-1]; yOut like
+/// x; expertIdxOut and rowIdxOut INT32).
+fn moe_gating_topk_softmax(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {
+    result_count(outs, 3)?;
+    let x = one(ins, "x");
+    float(&x, "x")?;
+    ensure!(
+        (2..=3).contains(&x.rank()),
+        "moe_gating_topk_softmax.rank",
+        "x must have rank 2 or 3, got rank {}",
+        x.rank()
+    );
+    let lead = &x.shape[..x.rank() - 1];
+    if let Some(f) = opt(ins, "finished") {
+        elem_in(
+            &f,
+            &[Elem::I1],
+            "finished",
+            "moe_gating_topk_softmax.finished",
+        )?;
+        shape_is(&f, lead, "finished")?;
+    }
+    let k = req_i64(op, "k")?;
+    let upper = x
+        .dim_from_back(0)
+        .map_or(MOE_GATING_MAX_K, |e| e.min(MOE_GATING_MAX_K));
+    ensure!(
+        (0..=upper).contains(&k),
+        "moe_gating_topk_softmax.k",
+        "k = {k} is outside 0..={upper} (at most the experts of a row and {MOE_GATING_MAX_K})"
+    );
+    let mut shape = lead.to_vec();
+    shape.push(Some(k));
+    same_elem(&x, &outs[0], "x and y")?;
+    shape_is(&outs[0], &shape, "y")?;
+    for (out, what) in [(&outs[1], "expert_idx"), (&outs[2], "row_idx")] {
+        elem_in(out, &[Elem::I32], what, "moe_gating_topk_softmax.index")?;
+        shape_is(out, &shape, what)?;
+    }
+    Ok(())
 }
 
 fn kv_rms_norm_rope_cache(op: Op, ins: &Operands, outs: &[TensorInfo]) -> Check {

@@ -106,6 +106,15 @@ pub enum Check {
         /// The slot whose element type it must have.
         like: usize,
     },
+    /// Result `result`'s element type is one of these (an output tensor the call is handed).
+    /// [`check`] sees operands only and holds it trivially: the dit verifier and the op's
+    /// builders fix result types; the stand-in checks the output tensor the lowering passes.
+    ResultDTypes {
+        /// Result index (dit's result numbering).
+        result: usize,
+        /// Allowed element types.
+        allowed: &'static [DType],
+    },
     /// The optional slot is empty when the string attribute `attr` is one of `values`.
     AbsentWhen {
         /// Optional operand slot.
@@ -318,6 +327,8 @@ pub fn check(
                     _ => None,
                 }
             }
+            // Results are not among `operands` (see the variant).
+            Check::ResultDTypes { .. } => None,
             Check::Targets(targets) => (!targets.contains(&target)).then(|| {
                 format!(
                     "{} exists on {} only, not on {target}",
@@ -344,6 +355,13 @@ fn position(call: &Call, slot: usize) -> Option<(usize, bool)> {
             _ => false,
         })
         .map(|p| (p, matches!(call.args[p], Arg::TensorList(_))))
+}
+
+/// Where dit result `result` lands in `call`'s phase-one arguments (a plain output tensor).
+fn result_position(call: &Call, result: usize) -> Option<usize> {
+    call.args
+        .iter()
+        .position(|a| matches!(*a, Arg::Output(r, _) if r == result))
 }
 
 /// Where the string attribute `attr` is passed in `call`.
@@ -426,6 +444,9 @@ pub fn render() -> String {
                             _ => None,
                         }
                     }
+                    // The stand-in's dtype check reads any tensor argument, outputs included.
+                    Check::ResultDTypes { result, allowed } => result_position(call, result)
+                        .map(|p| format!("dtype {p} {}", codes(allowed))),
                     Check::Targets(targets) => Some(format!("targets {}", targets.join(","))),
                 };
                 if let Some(body) = body {
@@ -491,6 +512,16 @@ mod tests {
                     | Check::SameDType { slot, .. }
                     | Check::AbsentWhen { slot, .. } => Some(slot),
                     Check::Targets(_) => None,
+                    Check::ResultDTypes { result, .. } => {
+                        assert!(
+                            k.calls()
+                                .iter()
+                                .any(|c| result_position(c, result).is_some()),
+                            "{}: no call writes result {result}",
+                            r.id
+                        );
+                        None
+                    }
                 };
                 if let Some(s) = slot {
                     assert!(k.reads_slot(s), "{}: the kernel reads no slot {s}", r.id);

@@ -579,7 +579,20 @@ const INDEX_ADD_DOC: &str = "[ops-nn] index/inplace_scatter_add/docs/aclnnIndexA
 
 const MOE_INIT_ROUTING_DOC: &str = "[ops-transformer] \
     moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md (x: FLOAT16、BFLOAT16、FLOAT32, 2-d \
-    [numRows, h]; expertIdx: INT32、INT64 [numRows, k]; expandedRowIdxOut INT32; 161002)";
+    [numRows, h]; expertIdx [numRows, k]; expandedRowIdxOut INT32; 161002)";
+const MOE_GATING_DOC: &str = "[ops-transformer] \
+    moe/moe_gating_top_k_softmax/docs/aclnnMoeGatingTopKSoftmax.md (x: FLOAT16、BFLOAT16、FLOAT32, \
+    2-3 dims; finishedOptional: BOOL, 1-2 dims, shape x_shape[:-1]; yOut like x; expertIdxOut, \
+    rowIdxOut INT32; dtypes 161002, shapes and k 561002)";
+const MOE_INIT_ROUTING_EXPERT_IDX_DOC: &str = "[ops-transformer] \
+    moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md (hicann/ops-transformer, the note under \
+    the parameter table: Atlas A2系列产品、Atlas A3系列产品：输入expertIdx数据类型支持INT32; Ascend \
+    950PR&950DT系列产品：INT32、INT64; the 2025-12 mirror's table lists INT32 alone; 161002)";
+const MOE_INIT_ROUTING_TOKENS_DOC: &str = "[ops-transformer] \
+    moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md (parameter table: \
+    expertTokensCountOrCumsumOut 输出 … 要求是一个1D的Tensor，Shape为[expertNum] | INT32 | ND; \
+    op_host/moe_init_routing_v2_def.cpp: Output(\"expert_tokens_count_or_cumsum\") DT_INT32 for \
+    ascend910b, ascend910_93 and ascend310p; no version read lists INT64; 161002)";
 const MOE_FINALIZE_ROUTING_DOC: &str = "[ops-transformer] \
     moe/moe_finalize_routing_v2/docs/aclnnMoeFinalizeRoutingV2.md (expandedX: FLOAT16、BFLOAT16、\
     FLOAT32 on Atlas A2/A3; expandedRowIdx INT32; scales may differ from expandedX's dtype; 161002)";
@@ -1571,6 +1584,15 @@ pub const KERNELS: &[KernelSpec] = &[
             gmm/grouped_matmul/docs/aclnnGroupedMatmulV4.md",
         note: "single-tensor mode (x, weight [E,K,N], y each a one-element list; groupType 0 = M \
             axis, splitItem 3); groupListType: 0 = cumsum, 1 = count (documented)",
+        rules: &[rule(
+            "grouped_matmul_v4.group_list_dtype",
+            Check::DTypes {
+                slot: 2,
+                allowed: &[DType::I64],
+            },
+            "[ops-transformer] gmm/grouped_matmul/docs/aclnnGroupedMatmulV4.md (parameter \
+             table: groupListOptional 输入 … INT64 | ND; 161002)",
+        )],
         ..BASE
     },
     KernelSpec {
@@ -1820,7 +1842,8 @@ pub const KERNELS: &[KernelSpec] = &[
             moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md",
         note: "drop-less (activeNum 0, dropPadMode 0): expandedXOut = result 0, \
             expandedRowIdxOut = result 1 (INT32, expandedRowIdx[sortedRowIdx[i]] = i), \
-            expertTokensCountOrCumsumOut = result 2 (flag 1 = cumsum, 2 = count, documented)",
+            expertTokensCountOrCumsumOut = result 2 (INT32; flag 1 = cumsum, 2 = count, \
+            documented)",
         rules: &[
             rule(
                 "moe_init_routing_v2.x_dtype",
@@ -1830,14 +1853,29 @@ pub const KERNELS: &[KernelSpec] = &[
                 },
                 MOE_INIT_ROUTING_DOC,
             ),
-            rule(
-                "moe_init_routing_v2.expert_idx_dtype",
-                Check::DTypes {
-                    slot: 1,
-                    allowed: &[DType::I32, DType::I64],
-                },
-                MOE_INIT_ROUTING_DOC,
-            ),
+            // The parameter table lists INT32、INT64; the note under it narrows that per chip.
+            Rule {
+                on: A2_A3,
+                ..rule(
+                    "moe_init_routing_v2.expert_idx_dtype",
+                    Check::DTypes {
+                        slot: 1,
+                        allowed: &[DType::I32],
+                    },
+                    MOE_INIT_ROUTING_EXPERT_IDX_DOC,
+                )
+            },
+            Rule {
+                on: A5,
+                ..rule(
+                    "moe_init_routing_v2.expert_idx_dtype_950",
+                    Check::DTypes {
+                        slot: 1,
+                        allowed: &[DType::I32, DType::I64],
+                    },
+                    MOE_INIT_ROUTING_EXPERT_IDX_DOC,
+                )
+            },
             rule(
                 "moe_init_routing_v2.rank",
                 Check::Rank {
@@ -1846,6 +1884,16 @@ pub const KERNELS: &[KernelSpec] = &[
                     max: 2,
                 },
                 MOE_INIT_ROUTING_DOC,
+            ),
+            // The tokens per expert come out INT32, whatever expertIdx's dtype; an int64 group
+            // list (aclnnGroupedMatmulV4) needs a dit.cast after the kernel.
+            rule(
+                "moe_init_routing_v2.tokens_dtype",
+                Check::ResultDTypes {
+                    result: 2,
+                    allowed: &[DType::I32],
+                },
+                MOE_INIT_ROUTING_TOKENS_DOC,
             ),
         ],
         ..BASE
@@ -2309,6 +2357,96 @@ pub const KERNELS: &[KernelSpec] = &[
              (产品支持情况, 2026-07: Ascend 950PR/950DT √, Atlas A3 √, Atlas A2 √; other products \
              ×); [op-plugin] docs/context/torch_npu-npu_kv_rmsnorm_rope_cache.md (A2/A3)",
             ),
+        ],
+        ..BASE
+    },
+    KernelSpec {
+        op: OpKind::MoeGatingTopkSoftmax,
+        slots: &["x", "finished"],
+        body: Body::Aclnn(&[Call {
+            symbol: "aclnnMoeGatingTopKSoftmax",
+            args: &[
+                X,
+                OptionalInput(1, Plain), // finishedOptional
+                Arg::Int64(Int::Attr("k")),
+                OUT,              // yOut
+                Output(1, Plain), // expertIdxOut (INT32)
+                Output(2, Plain), // rowIdxOut (INT32)
+            ],
+        }]),
+        source: "[ops-transformer] moe/moe_gating_top_k_softmax/docs/aclnnMoeGatingTopKSoftmax.md \
+            (prototype; its sample includes aclnnop/aclnn_moe_gating_top_k_softmax.h, whose \
+            generated op_api header declares the same arguments); [hiascend] \
+            https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/aolapi/context/aclnnMoeGatingTopKSoftmax.md",
+        note: "softmaxOut = softmax(x, axis = -1); yOut, expertIdxOut = topK(softmaxOut, k) \
+            (largest first); rowIdxOut = arange(T·k).reshape([k, T]).transpose(1, 0); a \
+            finished row gets expert E (documented). k <= the experts of a row and <= 1024 \
+            (561002) is the dit verifier's rule moe_gating_topk_softmax.k: the table checks \
+            operands only.",
+        rules: &[
+            rule(
+                "moe_gating_topk_softmax.x_dtype",
+                Check::DTypes {
+                    slot: 0,
+                    allowed: &[DType::F16, DType::BF16, DType::F32],
+                },
+                MOE_GATING_DOC,
+            ),
+            Rule {
+                code: TILING,
+                ..rule(
+                    "moe_gating_topk_softmax.rank",
+                    Check::Rank {
+                        slot: 0,
+                        min: 2,
+                        max: 3,
+                    },
+                    MOE_GATING_DOC,
+                )
+            },
+            rule(
+                "moe_gating_topk_softmax.finished_dtype",
+                Check::DTypes {
+                    slot: 1,
+                    allowed: &[DType::I1],
+                },
+                MOE_GATING_DOC,
+            ),
+            Rule {
+                code: TILING,
+                ..rule(
+                    "moe_gating_topk_softmax.finished_rank",
+                    Check::Rank {
+                        slot: 1,
+                        min: 1,
+                        max: 2,
+                    },
+                    MOE_GATING_DOC,
+                )
+            },
+            Rule {
+                on: A2_A3,
+                code: TILING,
+                ..rule(
+                    "moe_gating_topk_softmax.experts",
+                    Check::LastDimMax { slot: 0, max: 1024 },
+                    "[hiascend] https://www.hiascend.com/document/detail/zh/canncommercial/700/\
+                     inferapplicationdev/aclcppdevg/aclcppdevg_03_0189.html (约束与限制: 专家个数\
+                     不超过1024个, Atlas A2; later pages state no bound of their own on A2/A3, \
+                     only k <= 1024)",
+                )
+            },
+            Rule {
+                on: A5,
+                code: TILING,
+                ..rule(
+                    "moe_gating_topk_softmax.experts_950",
+                    Check::LastDimMax { slot: 0, max: 2048 },
+                    "[ops-transformer] moe/moe_gating_top_k_softmax/docs/\
+                     aclnnMoeGatingTopKSoftmax.md (约束说明: 昇腾910_95 AI处理器, x最后一维的大小\
+                     （即专家数）取值范围为[1, 2048])",
+                )
+            },
         ],
         ..BASE
     },
@@ -2909,6 +3047,7 @@ mod tests {
         "dit.silu_mul",
         "dit.gelu_mul",
         "dit.kv_rms_norm_rope_cache",
+        "dit.moe_gating_topk_softmax",
         "dit.fused",
         "dit.yield",
     ];

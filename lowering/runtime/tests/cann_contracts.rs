@@ -602,3 +602,153 @@ fn quant_matmul_with_an_nz_x2_runs_weight_nz() {
         "{text}"
     );
 }
+
+/// aclnnMoeGatingTopKSoftmax ([ops-transformer] moe/moe_gating_top_k_softmax/docs/
+/// aclnnMoeGatingTopKSoftmax.md): x FLOAT16/BFLOAT16/FLOAT32 (161002) of 2-3 dims, finished
+/// BOOL of 1-2 dims (shapes: 561002); at most 1024 experts on Atlas A2 (CANN 7.0's 约束与限制),
+/// 2048 on Ascend 950.
+#[test]
+fn moe_gating_topk_softmax_rules_refuse_what_the_doc_refuses() {
+    use contracts::ACLNN_ERR_INNER_TILING_ERROR as TILING;
+    let st = Standin::build();
+    let k2 = attrs(&[("k", AttrValue::Int(2))]);
+    let run = |soc: &str, x: &[usize], dtype: DType, finished: Option<Tensor>| {
+        let mut y = x.to_vec();
+        *y.last_mut().expect("rank >= 1") = 2;
+        st.launch(
+            soc,
+            "dit.moe_gating_topk_softmax",
+            &k2,
+            &[t(dtype, x), finished],
+            &[ty(dtype, &y), ty(DType::I32, &y), ty(DType::I32, &y)],
+        )
+    };
+    const SYMBOL: &str = "aclnnMoeGatingTopKSoftmax";
+    let (out, lines) = run(A2, &[8, 4], DType::BF16, None);
+    passes(&out, &lines, SYMBOL);
+    let (out, lines) = run(A2, &[2, 8, 4], DType::F32, t(DType::I1, &[2, 8]));
+    passes(&out, &lines, SYMBOL);
+    let (out, lines) = run(A2, &[8, 4], DType::I32, None);
+    refused(
+        &out,
+        &lines,
+        SYMBOL,
+        "moe_gating_topk_softmax.x_dtype",
+        ACLNN_ERR_PARAM_INVALID,
+    );
+    let (out, lines) = run(A2, &[2, 2, 8, 4], DType::F16, None);
+    refused(&out, &lines, SYMBOL, "moe_gating_topk_softmax.rank", TILING);
+    let (out, lines) = run(A2, &[8, 4], DType::F16, t(DType::I8, &[8]));
+    refused(
+        &out,
+        &lines,
+        SYMBOL,
+        "moe_gating_topk_softmax.finished_dtype",
+        ACLNN_ERR_PARAM_INVALID,
+    );
+    let (out, lines) = run(A2, &[2, 8, 4], DType::F16, t(DType::I1, &[2, 8, 1]));
+    refused(
+        &out,
+        &lines,
+        SYMBOL,
+        "moe_gating_topk_softmax.finished_rank",
+        TILING,
+    );
+    let (out, lines) = run(A2, &[8, 2048], DType::F16, None);
+    refused(
+        &out,
+        &lines,
+        SYMBOL,
+        "moe_gating_topk_softmax.experts",
+        TILING,
+    );
+    let (out, lines) = run(A5, &[8, 2048], DType::F16, None);
+    passes(&out, &lines, SYMBOL);
+    let (out, lines) = run(A5, &[8, 4096], DType::F16, None);
+    refused(
+        &out,
+        &lines,
+        SYMBOL,
+        "moe_gating_topk_softmax.experts_950",
+        TILING,
+    );
+}
+
+/// aclnnMoeInitRoutingV2's expertIdx is INT32 on Atlas A2/A3 and INT32 or INT64 on Ascend 950
+/// (the note under the parameter table of [ops-transformer] moe/moe_init_routing_v2/docs/
+/// aclnnMoeInitRoutingV2.md): topk's int64 ids are refused on A2 (161002), which is why the MoE
+/// raising narrows them and the router fusion hands over int32 ones.
+#[test]
+fn moe_init_routing_takes_int32_ids_on_a2() {
+    let st = Standin::build();
+    let a = attrs(&[
+        ("num_experts", AttrValue::Int(3)),
+        ("expert_tokens", s("cumsum")),
+    ]);
+    let run = |soc: &str, ids: DType| {
+        st.launch(
+            soc,
+            "dit.moe_init_routing",
+            &a,
+            &[t(DType::BF16, &[3, 8]), t(ids, &[3, 2])],
+            &[
+                ty(DType::BF16, &[6, 8]),
+                ty(DType::I32, &[6]),
+                ty(DType::I32, &[3]),
+            ],
+        )
+    };
+    const SYMBOL: &str = "aclnnMoeInitRoutingV2";
+    let (out, lines) = run(A2, DType::I32);
+    passes(&out, &lines, SYMBOL);
+    let (out, lines) = run(A2, DType::I64);
+    refused(
+        &out,
+        &lines,
+        SYMBOL,
+        "moe_init_routing_v2.expert_idx_dtype",
+        ACLNN_ERR_PARAM_INVALID,
+    );
+    let (out, lines) = run(A5, DType::I64);
+    passes(&out, &lines, SYMBOL);
+}
+
+/// aclnnMoeInitRoutingV2 writes expertTokensCountOrCumsumOut as INT32 on every chip (the
+/// parameter table of [ops-transformer] moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md;
+/// op_host/moe_init_routing_v2_def.cpp declares DT_INT32 only): an INT64 output tensor is
+/// refused (161002), which is why the MoE raising types that result i32 and casts it to the
+/// INT64 group list aclnnGroupedMatmulV4 reads.
+#[test]
+fn moe_init_routing_writes_int32_tokens() {
+    let st = Standin::build();
+    let a = attrs(&[
+        ("num_experts", AttrValue::Int(3)),
+        ("expert_tokens", s("count")),
+    ]);
+    let run = |soc: &str, tokens: DType| {
+        st.launch(
+            soc,
+            "dit.moe_init_routing",
+            &a,
+            &[t(DType::BF16, &[3, 8]), t(DType::I32, &[3, 2])],
+            &[
+                ty(DType::BF16, &[6, 8]),
+                ty(DType::I32, &[6]),
+                ty(tokens, &[3]),
+            ],
+        )
+    };
+    const SYMBOL: &str = "aclnnMoeInitRoutingV2";
+    for soc in [A2, A5] {
+        let (out, lines) = run(soc, DType::I32);
+        passes(&out, &lines, SYMBOL);
+        let (out, lines) = run(soc, DType::I64);
+        refused(
+            &out,
+            &lines,
+            SYMBOL,
+            "moe_init_routing_v2.tokens_dtype",
+            ACLNN_ERR_PARAM_INVALID,
+        );
+    }
+}

@@ -497,12 +497,14 @@ fn cases() -> Vec<Case> {
         vec![idx(&[0, 0, 0]), idx(&[2, 0, 2, 1]), idx(&[1, 1, 1, 1])],
         vec![ty(I64, &[3])],
     ));
-    let experts = Some(Tensor::from_i64(I64, &[3, 2], &[1, 2, 0, 2, 2, 0]).expect("fits"));
+    // INT32 ids: what the kernel takes on Atlas A2/A3 (rule moe_init_routing_v2.expert_idx_dtype);
+    // INT32 tokens per expert: what it writes (rule moe_init_routing_v2.tokens_dtype).
+    let experts = Some(Tensor::from_i64(I32, &[3, 2], &[1, 2, 0, 2, 2, 0]).expect("fits"));
     v.push(case(
         "dit.moe_init_routing",
         attrs(&[("num_experts", int(3)), ("expert_tokens", s("cumsum"))]),
         vec![t(BF16, &[3, 8]), experts],
-        vec![ty(BF16, &[6, 8]), ty(I32, &[6]), ty(I64, &[3])],
+        vec![ty(BF16, &[6, 8]), ty(I32, &[6]), ty(I32, &[3])],
     ));
     let rows = Some(Tensor::from_i64(I32, &[6], &[2, 3, 0, 4, 5, 1]).expect("fits"));
     v.push(case(
@@ -510,6 +512,21 @@ fn cases() -> Vec<Case> {
         none(),
         vec![t(BF16, &[6, 8]), rows, t(BF16, &[3, 2])],
         vec![ty(BF16, &[3, 8])],
+    ));
+    // The MoE router, without and with finishedOptional (BOOL [T]).
+    let gating = || attrs(&[("k", int(2))]);
+    let gating_results = || vec![ty(BF16, &[3, 2]), ty(I32, &[3, 2]), ty(I32, &[3, 2])];
+    v.push(case(
+        "dit.moe_gating_topk_softmax",
+        gating(),
+        vec![t(BF16, &[3, 4]), None],
+        gating_results(),
+    ));
+    v.push(case(
+        "dit.moe_gating_topk_softmax",
+        gating(),
+        vec![t(BF16, &[3, 4]), t(DType::I1, &[3])],
+        gating_results(),
     ));
     v.push(case(
         "dit.index_add",

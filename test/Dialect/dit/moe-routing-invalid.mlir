@@ -107,8 +107,64 @@ func.func @moe_init_row_idx(%x: tensor<16x32xbf16>, %e: tensor<16x2xi64>) -> ten
 
 // -----
 
+func.func @moe_init_tokens(%x: tensor<16x32xbf16>, %e: tensor<16x2xi32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dit.moe_init_routing' op expert_tokens element type f32 is not one of {i32, i64} [rule moe_init_routing.tokens]}}
+  %xs, %rows, %n = "dit.moe_init_routing"(%x, %e) {expert_tokens = "cumsum", num_experts = 4 : i64} : (tensor<16x32xbf16>, tensor<16x2xi32>) -> (tensor<32x32xbf16>, tensor<32xi32>, tensor<4xf32>)
+  return %n : tensor<4xf32>
+}
+
+// -----
+
 func.func @moe_finalize_scales(%y: tensor<32x32xbf16>, %r: tensor<32xi32>, %w: tensor<16x3xbf16>) -> tensor<16x32xbf16> {
   // expected-error @+1 {{'dit.moe_finalize_routing' op expanded_x has shape [32x32], expected [48x32] [rule shape]}}
   %0 = "dit.moe_finalize_routing"(%y, %r, %w) : (tensor<32x32xbf16>, tensor<32xi32>, tensor<16x3xbf16>) -> tensor<16x32xbf16>
   return %0 : tensor<16x32xbf16>
+}
+
+// -----
+
+func.func @moe_gating_k(%x: tensor<16x4xbf16>) -> tensor<16x5xi32> {
+  // expected-error @+1 {{'dit.moe_gating_topk_softmax' op k = 5 is outside 0..=4 (at most the experts of a row and 1024) [rule moe_gating_topk_softmax.k]}}
+  %y, %e, %r = "dit.moe_gating_topk_softmax"(%x) {k = 5 : i64, operandSegmentSizes = array<i32: 1, 0>} : (tensor<16x4xbf16>) -> (tensor<16x5xbf16>, tensor<16x5xi32>, tensor<16x5xi32>)
+  return %e : tensor<16x5xi32>
+}
+
+// -----
+
+func.func @moe_gating_k_limit(%x: tensor<4x2048xf16>) -> tensor<4x1025xi32> {
+  // expected-error @+1 {{'dit.moe_gating_topk_softmax' op k = 1025 is outside 0..=1024 (at most the experts of a row and 1024) [rule moe_gating_topk_softmax.k]}}
+  %y, %e, %r = "dit.moe_gating_topk_softmax"(%x) {k = 1025 : i64, operandSegmentSizes = array<i32: 1, 0>} : (tensor<4x2048xf16>) -> (tensor<4x1025xf16>, tensor<4x1025xi32>, tensor<4x1025xi32>)
+  return %e : tensor<4x1025xi32>
+}
+
+// -----
+
+func.func @moe_gating_ids(%x: tensor<16x4xbf16>) -> tensor<16x2xi64> {
+  // expected-error @+1 {{'dit.moe_gating_topk_softmax' op expert_idx element type i64 is not one of {i32} [rule moe_gating_topk_softmax.index]}}
+  %y, %e, %r = "dit.moe_gating_topk_softmax"(%x) {k = 2 : i64, operandSegmentSizes = array<i32: 1, 0>} : (tensor<16x4xbf16>) -> (tensor<16x2xbf16>, tensor<16x2xi64>, tensor<16x2xi32>)
+  return %e : tensor<16x2xi64>
+}
+
+// -----
+
+func.func @moe_gating_rank(%x: tensor<16xbf16>) -> tensor<2xi32> {
+  // expected-error @+1 {{'dit.moe_gating_topk_softmax' op x must have rank 2 or 3, got rank 1 [rule moe_gating_topk_softmax.rank]}}
+  %y, %e, %r = "dit.moe_gating_topk_softmax"(%x) {k = 2 : i64, operandSegmentSizes = array<i32: 1, 0>} : (tensor<16xbf16>) -> (tensor<2xbf16>, tensor<2xi32>, tensor<2xi32>)
+  return %e : tensor<2xi32>
+}
+
+// -----
+
+func.func @moe_gating_finished(%x: tensor<16x4xbf16>, %done: tensor<16xi32>) -> tensor<16x2xi32> {
+  // expected-error @+1 {{'dit.moe_gating_topk_softmax' op finished element type i32 is not one of {i1} [rule moe_gating_topk_softmax.finished]}}
+  %y, %e, %r = "dit.moe_gating_topk_softmax"(%x, %done) {k = 2 : i64, operandSegmentSizes = array<i32: 1, 1>} : (tensor<16x4xbf16>, tensor<16xi32>) -> (tensor<16x2xbf16>, tensor<16x2xi32>, tensor<16x2xi32>)
+  return %e : tensor<16x2xi32>
+}
+
+// -----
+
+func.func @moe_gating_finished_shape(%x: tensor<16x4xbf16>, %done: tensor<8xi1>) -> tensor<16x2xi32> {
+  // expected-error @+1 {{'dit.moe_gating_topk_softmax' op finished has shape [8], expected [16] [rule shape]}}
+  %y, %e, %r = "dit.moe_gating_topk_softmax"(%x, %done) {k = 2 : i64, operandSegmentSizes = array<i32: 1, 1>} : (tensor<16x4xbf16>, tensor<8xi1>) -> (tensor<16x2xbf16>, tensor<16x2xi32>, tensor<16x2xi32>)
+  return %e : tensor<16x2xi32>
 }

@@ -35,11 +35,27 @@ func.func @additive_attention(%q: tensor<1x2x16x64xbf16>, %k: tensor<1x2x32x64xb
 
 // -----
 
+// expert_tokens is i32, as aclnnMoeInitRoutingV2 writes expertTokensCountOrCumsumOut; i64
+// (IR written before that rule) still verifies, and the kernel contract refuses it at the call.
 // CHECK-LABEL: func.func @moe_kernels
-// CHECK: "dit.moe_init_routing"(%arg0, %arg1) {expert_tokens = "count", num_experts = 4 : i64}
+// CHECK: "dit.moe_init_routing"(%arg0, %arg1) {expert_tokens = "count", num_experts = 4 : i64} : (tensor<16x32xbf16>, tensor<16x2xi32>) -> (tensor<32x32xbf16>, tensor<32xi32>, tensor<4xi32>)
 // CHECK: "dit.moe_finalize_routing"
-func.func @moe_kernels(%x: tensor<16x32xbf16>, %e: tensor<16x2xi32>, %w: tensor<16x2xbf16>) -> (tensor<16x32xbf16>, tensor<4xi64>) {
-  %xs, %rows, %n = "dit.moe_init_routing"(%x, %e) {expert_tokens = "count", num_experts = 4 : i64} : (tensor<16x32xbf16>, tensor<16x2xi32>) -> (tensor<32x32xbf16>, tensor<32xi32>, tensor<4xi64>)
+// CHECK: "dit.moe_init_routing"(%arg0, %arg1) {expert_tokens = "cumsum", num_experts = 4 : i64} : (tensor<16x32xbf16>, tensor<16x2xi32>) -> (tensor<32x32xbf16>, tensor<32xi32>, tensor<4xi64>)
+func.func @moe_kernels(%x: tensor<16x32xbf16>, %e: tensor<16x2xi32>, %w: tensor<16x2xbf16>) -> (tensor<16x32xbf16>, tensor<4xi32>, tensor<4xi64>) {
+  %xs, %rows, %n = "dit.moe_init_routing"(%x, %e) {expert_tokens = "count", num_experts = 4 : i64} : (tensor<16x32xbf16>, tensor<16x2xi32>) -> (tensor<32x32xbf16>, tensor<32xi32>, tensor<4xi32>)
   %out = "dit.moe_finalize_routing"(%xs, %rows, %w) : (tensor<32x32xbf16>, tensor<32xi32>, tensor<16x2xbf16>) -> tensor<16x32xbf16>
-  return %out, %n : tensor<16x32xbf16>, tensor<4xi64>
+  %xs2, %rows2, %n64 = "dit.moe_init_routing"(%x, %e) {expert_tokens = "cumsum", num_experts = 4 : i64} : (tensor<16x32xbf16>, tensor<16x2xi32>) -> (tensor<32x32xbf16>, tensor<32xi32>, tensor<4xi64>)
+  return %out, %n, %n64 : tensor<16x32xbf16>, tensor<4xi32>, tensor<4xi64>
+}
+
+// -----
+
+// The router kernel (aclnnMoeGatingTopKSoftmax), without and with finished, rank 2 and 3.
+// CHECK-LABEL: func.func @moe_gating
+// CHECK: "dit.moe_gating_topk_softmax"(%arg0) {k = 2 : i64, operandSegmentSizes = array<i32: 1, 0>} : (tensor<16x4xbf16>) -> (tensor<16x2xbf16>, tensor<16x2xi32>, tensor<16x2xi32>)
+// CHECK: "dit.moe_gating_topk_softmax"(%arg1, %arg2) {k = 8 : i64, operandSegmentSizes = array<i32: 1, 1>} : (tensor<2x16x64xf32>, tensor<2x16xi1>) -> (tensor<2x16x8xf32>, tensor<2x16x8xi32>, tensor<2x16x8xi32>)
+func.func @moe_gating(%x: tensor<16x4xbf16>, %x3: tensor<2x16x64xf32>, %done: tensor<2x16xi1>) -> (tensor<16x2xi32>, tensor<2x16x8xf32>) {
+  %y, %e, %r = "dit.moe_gating_topk_softmax"(%x) {k = 2 : i64, operandSegmentSizes = array<i32: 1, 0>} : (tensor<16x4xbf16>) -> (tensor<16x2xbf16>, tensor<16x2xi32>, tensor<16x2xi32>)
+  %y3, %e3, %r3 = "dit.moe_gating_topk_softmax"(%x3, %done) {k = 8 : i64, operandSegmentSizes = array<i32: 1, 1>} : (tensor<2x16x64xf32>, tensor<2x16xi1>) -> (tensor<2x16x8xf32>, tensor<2x16x8xi32>, tensor<2x16x8xi32>)
+  return %e, %y3 : tensor<16x2xi32>, tensor<2x16x8xf32>
 }

@@ -290,7 +290,7 @@ def Dit_MoeInitRoutingOp : Dit_Op<"moe_init_routing", [Pure, Dit_Library]> {
   let summary = "(token, choice) pairs sorted by expert (aclnnMoeInitRoutingV2, drop-less)";
   let description = [{
     x [T,H], expert_idx [T,K] -> (expanded_x [T*K,H], expanded_row_idx i32 [T*K],
-    expert_tokens i64 [E]).
+    expert_tokens i32 [E]; the kernel writes INT32, i64 still verifies).
   }];
   let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$expert_idx,
                        I64Attr:$num_experts, Dit_StrEnum<["cumsum", "count"]>:$expert_tokens);
@@ -402,6 +402,20 @@ def Dit_KvRmsNormRopeCacheOp : Dit_Op<"kv_rms_norm_rope_cache", [Pure, Dit_Libra
                        F32Attr:$epsilon, StrAttr:$cache_mode);
   // (k_cache, ckv_cache) updated
   let results = (outs AnyRankedTensor, AnyRankedTensor);
+}
+
+def Dit_MoeGatingTopkSoftmaxOp : Dit_Op<"moe_gating_topk_softmax", [Pure, Dit_Library]> {
+  let summary = "MoeGatingTopKSoftmax: top-k of softmax(x, -1) -> (y, expert_idx i32, row_idx i32)";
+  let description = [{
+    x [.., E] float (rank 2 or 3), finished [..] i1 optional -> y [.., k] like x (the k largest
+    softmax probabilities of each row, largest first), expert_idx i32 [.., k] (their experts;
+    E on a finished row), row_idx i32 [.., k] (row_idx[t, j] = j * T + t). The router of a
+    top-k MoE in one kernel ([ops-transformer] moe/moe_gating_top_k_softmax/docs/
+    aclnnMoeGatingTopKSoftmax.md).
+  }];
+  let arguments = (ins AnyRankedTensor:$x, Optional<AnyRankedTensor>:$finished, I64Attr:$k);
+  // (y, expert_idx, row_idx)
+  let results = (outs AnyRankedTensor, AnyRankedTensor, AnyRankedTensor);
 }
 
 def Dit_FusedOp : Dit_Op<"fused", [RecursiveMemoryEffects, RecursivelySpeculatable,

@@ -88,6 +88,7 @@ pub fn execute(
         K::IndexAdd => moe_routing::index_add(&ctx),
         K::MoeInitRouting => moe_routing::moe_init_routing(&ctx),
         K::MoeFinalizeRouting => moe_routing::moe_finalize_routing(&ctx),
+        K::MoeGatingTopkSoftmax => moe_routing::moe_gating_topk_softmax(&ctx),
         K::Opaque => opaque::opaque(&ctx),
         K::Fused | K::Yield => {
             Err(ctx

@@ -4,7 +4,7 @@
 //! scatter_add, index_add with alpha 1), which is also what the aclnn kernel of the same name
 //! documents (kernels.rs cites each). dit.moe_init_routing and dit.moe_finalize_routing follow
 //! the formulas of aclnnMoeInitRoutingV2 and aclnnMoeFinalizeRoutingV2 (drop-less,
-//! row-major expandedRowIdx).
+//! row-major expandedRowIdx), dit.moe_gating_topk_softmax that of aclnnMoeGatingTopKSoftmax.
 //!
 //! Integers are computed exactly in i64; floats in f64, rounded once to the result type (the
 //! kernels accumulate in at least f32; a sum of two values, as in top-2 routing, rounds alike).
@@ -155,6 +155,81 @@ pub(crate) fn topk(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
     Ok(vec![
         values.pick(&order).into_tensor(ctx, &results[0])?,
         tensor_from_i64(ctx, &results[1], &idx)?,
+    ])
+}
+
+/// dit.moe_gating_topk_softmax (x [.., E], finished [..] optional; k) -> (y, expert_idx i32,
+/// row_idx i32), as aclnnMoeGatingTopKSoftmax documents it: `softmaxOut = softmax(x, -1)`,
+/// `yOut, expertIdxOut = topK(softmaxOut, k)`, `rowIdxOut = arange(T·k).reshape([k,
+/// T]).transpose(1, 0)` over the T rows (all dims but the last, flattened), and expert E on a
+/// row whose `finished` is true (the doc defines only its expert; its y is the row's top-k as
+/// for any other row). The softmax is dit.softmax's, rounded to x's type, and the top-k
+/// dit.topk's (largest first, ties keep the lower expert): the fused op equals the two ops it
+/// replaces bit for bit, indices narrowed to i32.
+pub(crate) fn moe_gating_topk_softmax(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
+    ctx.slots(2)?;
+    let x = ctx.input(0, "x")?;
+    let finished = ctx.optional(1);
+    let results = ctx.results(3)?;
+    ctx.float(x, "x")?;
+    let Some((&e, lead)) = x
+        .shape
+        .split_last()
+        .filter(|_| (2..=3).contains(&x.shape.len()))
+    else {
+        return Err(ctx.err(format!("x must have rank 2 or 3, got shape {:?}", x.shape)));
+    };
+    let rows: usize = lead.iter().product();
+    let k = ctx.attr_i64("k")?;
+    let k = usize::try_from(k)
+        .ok()
+        .filter(|k| *k <= e && *k <= 1024)
+        .ok_or_else(|| ctx.err(format!("k = {k} is outside 0..={}", e.min(1024))))?;
+    let mut shape = lead.to_vec();
+    shape.push(k);
+    ctx.result_is(&results[0], &TensorType::new(x.dtype, shape.clone()), "y")?;
+    ctx.result_is(
+        &results[1],
+        &TensorType::new(DType::I32, shape.clone()),
+        "expert_idx",
+    )?;
+    ctx.result_is(&results[2], &TensorType::new(DType::I32, shape), "row_idx")?;
+    let done = match finished {
+        Some(f) => {
+            ctx.dtype_in(f, &[DType::I1], "finished")?;
+            ctx.shape_is(f, lead, "finished")?;
+            f.to_i64().into_iter().map(|v| v != 0).collect()
+        }
+        None => vec![false; rows],
+    };
+    // softmax over the last dim, rounded to x's type as dit.softmax's result is.
+    let v = x.to_f64();
+    let mut probs = vec![0f64; v.len()];
+    for r in 0..rows {
+        let row = &v[r * e..(r + 1) * e];
+        let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let sum: f64 = row.iter().map(|a| (a - max).exp()).sum();
+        for (j, a) in row.iter().enumerate() {
+            probs[r * e + j] = (a - max).exp() / sum;
+        }
+    }
+    let probs = Values::Floats(tensor_from(ctx, &x.ty(), &probs)?.to_f64());
+    let mut order = Vec::with_capacity(rows * k);
+    let mut experts = Vec::with_capacity(rows * k);
+    let mut row_idx = Vec::with_capacity(rows * k);
+    for (r, &finished) in done.iter().enumerate() {
+        let mut line: Vec<usize> = (0..e).collect();
+        line.sort_by(|p, q| probs.cmp(r * e + *p, r * e + *q).reverse());
+        for (j, &p) in line[..k].iter().enumerate() {
+            order.push(r * e + p);
+            experts.push(if finished { e as i64 } else { p as i64 });
+            row_idx.push((j * rows + r) as i64);
+        }
+    }
+    Ok(vec![
+        probs.pick(&order).into_tensor(ctx, &results[0])?,
+        tensor_from_i64(ctx, &results[1], &experts)?,
+        tensor_from_i64(ctx, &results[2], &row_idx)?,
     ])
 }
 
@@ -423,8 +498,9 @@ pub(crate) fn index_add(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
 /// aclnnMoeInitRoutingV2 documents it in the drop-less mode:
 /// `sortedExpertIdx, sortedRowIdx = keyValueSort(flatten(expertIdx))`,
 /// `expandedRowIdx[sortedRowIdx[i]] = i`, `expandedX[expandedRowIdx[i]] = x[i / K]`, and the
-/// histogram of the experts (or its cumsum). The sort here is stable; a kernel that orders
-/// ties otherwise permutes rows within an expert's group, which the finalize step undoes.
+/// histogram of the experts (or its cumsum), INT32 as the kernel writes it (i64 accepted too).
+/// The sort here is stable; a kernel that orders ties otherwise permutes rows within an
+/// expert's group, which the finalize step undoes.
 pub(crate) fn moe_init_routing(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
     ctx.slots(2)?;
     let (x, e) = (ctx.input(0, "x")?, ctx.input(1, "expert_idx")?);
@@ -453,9 +529,16 @@ pub(crate) fn moe_init_routing(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
         "expanded_row_idx",
     )?;
     let ue = experts as usize;
+    // The kernel writes the tokens per expert as INT32 (aclnnMoeInitRoutingV2.md's parameter
+    // table); an i64 result, which the verifier still accepts, gets the same values.
+    let tokens_type = if results[2].dtype == DType::I64 {
+        DType::I64
+    } else {
+        DType::I32
+    };
     ctx.result_is(
         &results[2],
-        &TensorType::new(DType::I64, vec![ue]),
+        &TensorType::new(tokens_type, vec![ue]),
         "expert_tokens",
     )?;
     let choice = e.to_i64();
@@ -529,11 +612,118 @@ pub(crate) fn moe_finalize_routing(ctx: &Ctx<'_>) -> Res<Vec<Tensor>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::execute;
     use super::super::test_util::*;
     use crate::{AttrValue, DType};
 
     fn int(v: i64) -> AttrValue {
         AttrValue::Int(v)
+    }
+
+    /// The fused router equals dit.softmax(x, -1) then dit.topk(largest) bit for bit (values in
+    /// x's type, ties on the rounded probabilities keep the lower expert), with the ids as i32,
+    /// rowIdxOut = arange(T·k).reshape([k, T]).transpose(1, 0), and expert E on finished rows.
+    #[test]
+    fn moe_gating_topk_softmax_is_softmax_then_topk() {
+        // The router with finished absent.
+        let gate = |x: &crate::Tensor, k: i64, results: &[crate::TensorType]| {
+            execute(
+                "dit.moe_gating_topk_softmax",
+                &attrs(&[("k", int(k))]),
+                &[Some(x), None],
+                results,
+            )
+            .expect("runs")
+        };
+        // bf16 logits [3 tokens, 5 experts]; row 1 has two equal logits (a tie after softmax).
+        let logits = [
+            0.3, -1.2, 2.5, 0.9, 0.1, 1.0, 1.0, -0.5, 0.2, -2.0, -0.7, 0.4, 0.4, 3.1, -3.0,
+        ];
+        for dtype in [DType::BF16, DType::F16, DType::F32] {
+            let x = t(dtype, &[3, 5], &logits);
+            let sm = run(
+                "dit.softmax",
+                &attrs(&[("dim", int(-1))]),
+                &[&x],
+                &[ty(dtype, &[3, 5])],
+            );
+            let topk = run(
+                "dit.topk",
+                &attrs(&[
+                    ("k", int(2)),
+                    ("dim", int(1)),
+                    ("largest", AttrValue::Bool(true)),
+                    ("sorted", AttrValue::Bool(false)),
+                ]),
+                &[&sm[0]],
+                &[ty(dtype, &[3, 2]), ty(DType::I64, &[3, 2])],
+            );
+            let fused = gate(
+                &x,
+                2,
+                &[
+                    ty(dtype, &[3, 2]),
+                    ty(DType::I32, &[3, 2]),
+                    ty(DType::I32, &[3, 2]),
+                ],
+            );
+            assert_eq!(fused[0].ty(), topk[0].ty());
+            assert_eq!(fused[0].to_f64(), topk[0].to_f64(), "{dtype:?}");
+            assert_eq!(fused[1].to_i64(), topk[1].to_i64(), "{dtype:?}");
+            assert_eq!(fused[1].to_i64(), vec![2, 3, 0, 1, 3, 1]);
+            // rowIdx[t, j] = j·T + t for T = 3.
+            assert_eq!(fused[2].to_i64(), vec![0, 3, 1, 4, 2, 5]);
+        }
+        // A finished row's experts are E (the last dim's size, 5).
+        let x = t(DType::F32, &[3, 5], &logits);
+        let done = ti(DType::I1, &[3], &[0, 1, 0]);
+        let r = execute(
+            "dit.moe_gating_topk_softmax",
+            &attrs(&[("k", int(1))]),
+            &[Some(&x), Some(&done)],
+            &[
+                ty(DType::F32, &[3, 1]),
+                ty(DType::I32, &[3, 1]),
+                ty(DType::I32, &[3, 1]),
+            ],
+        )
+        .expect("runs");
+        assert_eq!(r[1].to_i64(), vec![2, 5, 3]);
+        // A rank-3 x: the rows are all dims but the last.
+        let x3 = t(DType::F32, &[1, 3, 5], &logits);
+        let r = gate(
+            &x3,
+            2,
+            &[
+                ty(DType::F32, &[1, 3, 2]),
+                ty(DType::I32, &[1, 3, 2]),
+                ty(DType::I32, &[1, 3, 2]),
+            ],
+        );
+        assert_eq!(r[2].to_i64(), vec![0, 3, 1, 4, 2, 5]);
+        // k over the experts, and int64 ids, are refused.
+        let e = run_err(
+            "dit.moe_gating_topk_softmax",
+            &attrs(&[("k", int(6))]),
+            &[Some(&x), None],
+            &[
+                ty(DType::F32, &[3, 6]),
+                ty(DType::I32, &[3, 6]),
+                ty(DType::I32, &[3, 6]),
+            ],
+        );
+        assert!(e.contains("k = 6"), "{e}");
+        let e = run_err(
+            "dit.moe_gating_topk_softmax",
+            &attrs(&[("k", int(2))]),
+            &[Some(&x), None],
+            &[
+                ty(DType::F32, &[3, 2]),
+                ty(DType::I64, &[3, 2]),
+                ty(DType::I32, &[3, 2]),
+            ],
+        );
+        assert!(e.contains("expert_idx"), "{e}");
     }
 
     #[test]

@@ -651,6 +651,27 @@ aclnnStatus aclnnMoeFinalizeRoutingV2GetWorkspaceSize(
 }
 PHASE_TWO(aclnnMoeFinalizeRoutingV2)
 
+/* aclnn_moe_gating_top_k_softmax.h ([ops-transformer] moe/moe_gating_top_k_softmax/docs/
+ * aclnnMoeGatingTopKSoftmax.md) */
+aclnnStatus aclnnMoeGatingTopKSoftmaxGetWorkspaceSize(const aclTensor *x,
+                                                      const aclTensor *finishedOptional, int64_t k,
+                                                      const aclTensor *yOut,
+                                                      const aclTensor *expertIdxOut,
+                                                      const aclTensor *rowIdxOut,
+                                                      uint64_t *workspaceSize,
+                                                      aclOpExecutor **executor) {
+    Rec r;
+    begin(&r, "aclnnMoeGatingTopKSoftmax");
+    tensor(&r, "x", x, REQ);
+    tensor(&r, "finishedOptional", finishedOptional, OPT);
+    i64(&r, "k", k);
+    tensor(&r, "yOut", yOut, REQ);
+    tensor(&r, "expertIdxOut", expertIdxOut, REQ);
+    tensor(&r, "rowIdxOut", rowIdxOut, REQ);
+    return finish(&r, workspaceSize, executor, WS_SMALL);
+}
+PHASE_TWO(aclnnMoeGatingTopKSoftmax)
+
 /* aclnn_softmax.h */
 aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *out,
                                          uint64_t *workspaceSize, aclOpExecutor **executor) {

@@ -26,6 +26,20 @@
 //! and finalize reads each pair's row through the same expandedRowIdx, so a kernel that orders
 //! ties differently gives the same `out`. The rewrite replaces xs, ends and out; what only fed
 //! them becomes dead and is erased by the pass's clean-up.
+//!
+//! The init kernel takes the expert ids as INT32 on Atlas A2/A3 (INT32 or INT64 only on Ascend
+//! 950: [ops-transformer] moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md, "Atlas A2系列
+//! 产品、Atlas A3系列产品：输入expertIdx数据类型支持INT32"; the kernel table's rule
+//! moe_init_routing_v2.expert_idx_dtype), and torch's topk gives int64 ids: the raising narrows
+//! them with a dit.cast (exact: an id is below the expert count). That cast is one kernel,
+//! unless the router's softmax -> topk fuses into dit.moe_gating_topk_softmax, whose ids are
+//! int32 already (the enable_moe_gating pattern takes the cast with it).
+//!
+//! The kernel writes the tokens per expert (expertTokensCountOrCumsumOut) as INT32 (the same
+//! page's parameter table; rule moe_init_routing_v2.tokens_dtype), and dit.grouped_matmul's
+//! group list is int64 (aclnnGroupedMatmulV4's groupListOptional: INT64): the graph's int64
+//! cumsum is replaced by the init op's int32 result widened by a dit.cast, one more kernel
+//! (see [`replace_tokens`]).
 
 use super::mlir;
 use dit_dialect::ops::OpKind;
@@ -203,14 +217,22 @@ fn rewrite(g: &Group) -> bool {
     };
     let rows = xi.shape[0].and_then(|t| t.checked_mul(g.k));
     let element = |v: Val| mlir::element_type(mlir::type_of(v));
-    let (Some(x_elem), Some(idx_elem)) = (element(g.x), element(g.topk.result(1))) else {
+    let Some(x_elem) = element(g.x) else {
         return false;
     };
+    // The kernel's expandedRowIdxOut and expertTokensCountOrCumsumOut are INT32: with more
+    // routed pairs than an int32 holds it cannot route them, so the group stays as it is.
+    if rows.is_some_and(|r| r > i64::from(i32::MAX)) {
+        return false;
+    }
     let i32 = mlir::integer_type(context, 32);
+    // expert_tokens is INT32 whatever the ids' type ([ops-transformer]
+    // moe/moe_init_routing_v2/docs/aclnnMoeInitRoutingV2.md: expertTokensCountOrCumsumOut
+    // INT32; rule moe_init_routing_v2.tokens_dtype).
     let types = [
         mlir::tensor_of(&[rows, xi.shape[1]], x_elem),
         mlir::tensor_of(&[rows], i32),
-        mlir::tensor_of(&[Some(g.experts)], idx_elem),
+        mlir::tensor_of(&[Some(g.experts)], i32),
     ];
     let attrs = [
         ("num_experts", Attr::i64(context, g.experts)),
@@ -228,12 +250,32 @@ fn rewrite(g: &Group) -> bool {
         }
         _ => g.gather,
     };
-    let Ok(init) = OpBuilder::before(anchor).create(
-        OpKind::MoeInitRouting,
-        &[&[g.x], &[g.topk.result(1)]],
-        &types,
-        &attrs,
-    ) else {
+    // int32 ids for the kernel (see the module comment); an id is in 0..experts, so exact.
+    let ids = g.topk.result(1);
+    let narrowed = if ids.tensor().is_some_and(|t| t.elem == Elem::I32) {
+        None
+    } else {
+        let Some(ti) = ids.tensor() else {
+            return false;
+        };
+        match OpBuilder::before(anchor).create(
+            OpKind::Cast,
+            &[&[ids]],
+            &[mlir::tensor_of(&ti.shape, i32)],
+            &[],
+        ) {
+            Ok(c) => Some(c),
+            Err(_) => return false,
+        }
+    };
+    let ids = narrowed.map_or(ids, |c| c.result(0));
+    let Ok(init) =
+        OpBuilder::before(anchor).create(OpKind::MoeInitRouting, &[&[g.x], &[ids]], &types, &attrs)
+    else {
+        if let Some(c) = narrowed {
+            // SAFETY: `c` was created just above and nothing uses it.
+            unsafe { c.erase() };
+        }
         return false;
     };
     let finalize = OpBuilder::before(g.combine).create(
@@ -251,6 +293,10 @@ fn rewrite(g: &Group) -> bool {
             }
             // SAFETY: `init` was created just above; its only user, `f`, was erased first.
             unsafe { init.erase() };
+            if let Some(c) = narrowed {
+                // SAFETY: `c` was created just above; its only user, `init`, was erased first.
+                unsafe { c.erase() };
+            }
             return false;
         }
     };
@@ -263,12 +309,9 @@ fn rewrite(g: &Group) -> bool {
             .users()
             .iter()
             .all(|u| u.parent() == init.parent() && init.is_before_in_block(*u));
-        if after && mlir::same_type(mlir::type_of(ends.result(0)), mlir::type_of(init.result(2))) {
-            ends.result(0).replace_all_uses_with(init.result(2));
+        if after {
+            replace_tokens(ends.result(0), init, rows);
         }
-    }
-    if let Some(rows) = rows {
-        fold_narrowing_round_trips(init.result(2), rows);
     }
     g.combine
         .result(0)
@@ -276,32 +319,43 @@ fn rewrite(g: &Group) -> bool {
     true
 }
 
-/// Folds `cast(cast(tokens) : i32) : <tokens' type>` to `tokens`, the cumulative tokens per
-/// expert. The graph narrows the cumsum to int32 for `_grouped_mm`'s offsets and the
-/// conversion widens them back for dit.grouped_matmul's int64 group list
-/// (aclnnGroupedMatmulV4's groupList is INT64: [ops-transformer]
-/// gmm/grouped_matmul/docs/aclnnGroupedMatmulV4.md), two casts that cost a kernel (the whole
-/// round trip one generated kernel after auto-fusion). Each value is a count of the `rows` =
-/// T·K routed pairs (the cumsum of a histogram of T·K expert ids, the same values
-/// aclnnMoeInitRoutingV2's expertTokensCountOrCumsumOut holds), so in `[0, rows]`: when
-/// `rows` fits an int32 the narrowing is exact and the round trip is the identity. Only casts
-/// back to exactly the type of `tokens` fold; other readers of the int32 value keep it.
-fn fold_narrowing_round_trips(tokens: Val, rows: i64) {
-    if rows > i64::from(i32::MAX) {
+/// Replaces the graph's tokens per expert `ends` (the cumsum, int64 from torch) by the init
+/// op's INT32 result 2, the same counts. The graph's own narrowings `cast(ends) : i32` (for
+/// `_grouped_mm`'s offsets) read result 2 itself when `rows` (T·K) is known to fit an int32:
+/// each count is in `[0, rows]`, so the narrowing is exact. Every other reader, e.g. the
+/// widening back for dit.grouped_matmul's group list (aclnnGroupedMatmulV4's
+/// groupListOptional is INT64: [ops-transformer] gmm/grouped_matmul/docs/aclnnGroupedMatmulV4.md),
+/// reads a dit.cast of result 2 to `ends`' type: the int32 -> int64 cast is a kernel of its
+/// own, the one the documented INT32 output costs. A widening the graph already had stays
+/// (it now widens result 2); the new cast goes unused then and the clean-up erases it.
+fn replace_tokens(ends: Val, init: Op, rows: Option<i64>) {
+    let tokens = init.result(2);
+    let narrowing = |u: &Op| {
+        u.is_kind(OpKind::Cast)
+            && mlir::same_type(mlir::type_of(u.result(0)), mlir::type_of(tokens))
+    };
+    if rows.is_some_and(|r| r <= i64::from(i32::MAX)) {
+        for narrow in ends.users().iter().filter(|u| narrowing(u)) {
+            narrow.result(0).replace_all_uses_with(tokens);
+        }
+    }
+    if mlir::same_type(mlir::type_of(ends), mlir::type_of(tokens)) {
+        ends.replace_all_uses_with(tokens);
         return;
     }
-    let to_i32 = |v: Val| v.tensor().is_some_and(|t| t.elem == Elem::I32);
-    for narrow in tokens.users() {
-        if !narrow.is_kind(OpKind::Cast) || !to_i32(narrow.result(0)) {
-            continue;
-        }
-        for widen in narrow.result(0).users() {
-            if widen.is_kind(OpKind::Cast)
-                && mlir::same_type(mlir::type_of(widen.result(0)), mlir::type_of(tokens))
-            {
-                widen.result(0).replace_all_uses_with(tokens);
-            }
-        }
+    let (Some(next), Some(ti)) = (init.next_in_block(), ends.tensor()) else {
+        return;
+    };
+    let Some(elem) = mlir::element_type(mlir::type_of(ends)) else {
+        return;
+    };
+    if let Ok(widen) = OpBuilder::before(next).create(
+        OpKind::Cast,
+        &[&[tokens]],
+        &[mlir::tensor_of(&ti.shape, elem)],
+        &[],
+    ) {
+        ends.replace_all_uses_with(widen.result(0));
     }
 }
 

@@ -17,6 +17,7 @@ mod activation;
 mod cache;
 mod common;
 mod contract;
+mod gating;
 mod gelu;
 mod linear;
 mod merge;
@@ -84,6 +85,7 @@ pub fn constraints() -> impl Iterator<Item = &'static (&'static str, ConstraintF
         .chain(linear::CONSTRAINTS)
         .chain(rope::CONSTRAINTS)
         .chain(cache::CONSTRAINTS)
+        .chain(gating::CONSTRAINTS)
 }
 
 /// Every native rewrite, by the name PDLL declares.
@@ -102,6 +104,7 @@ pub fn rewrites() -> impl Iterator<Item = &'static (&'static str, RewriteFn)> {
         .chain(linear::REWRITES)
         .chain(rope::REWRITES)
         .chain(cache::REWRITES)
+        .chain(gating::REWRITES)
 }
 
 /// What the natives of one pattern application can see.
