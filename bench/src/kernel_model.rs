@@ -3,17 +3,16 @@
 //! the tiling the Ascend C generator (dit-ascendc) actually gives it. It is a model, the figure
 //! of merit until an NPU is at hand, not a measurement.
 //!
-//! The generated-kernel part lives here, not in dit-passes, because dit-passes cannot depend on
-//! dit-ascendc: dit-ascendc's tests already depend on dit-passes (a dev-dependency cycle would
-//! build two copies of dit-passes into those tests). dit-bench sees both.
+//! The work of a generated kernel is dit-passes' (`perf_model::generated_work`, from the
+//! generator's plan and tiling), which dit-auto-fuse weighs a single-buffered merge with; the
+//! generation and the tables live here.
 
 use dit_ascendc::{
-    layout::{elem_bytes, pitch, Tiling},
-    plan::{MicroOp, UnaryOp},
+    layout::{elem_bytes, Tiling},
     Kernel, TargetSpec,
 };
 use dit_dialect::{ir::Op, target::Target};
-use dit_passes::analysis::perf_model::{self, Bound, Estimate, Phase, Rates, Totals, Work};
+use dit_passes::analysis::perf_model::{self, Bound, Estimate, Rates, Totals, Work};
 use std::{path::Path, process::Command};
 
 /// One block the benchmark models: a graph of test/models/imported (diffusers through
@@ -139,117 +138,13 @@ pub struct BlockModel {
     pub report_kernels: (usize, usize),
 }
 
-/// f32 vector instructions per element of a micro-op of the generator's plan (the row program
-/// the kernel runs): one per Ascend C vector instruction it emits, roughly.
-fn micro_op_cost(op: &MicroOp) -> u64 {
-    match op {
-        MicroOp::Load { .. } => 0,
-        MicroOp::Unary(u, _) => match u {
-            UnaryOp::Neg
-            | UnaryOp::Exp
-            | UnaryOp::Sqrt
-            | UnaryOp::Rsqrt
-            | UnaryOp::Relu
-            | UnaryOp::AddScalar(_)
-            | UnaryOp::MulScalar(_) => 1,
-            UnaryOp::Sigmoid => 4,
-            UnaryOp::Silu | UnaryOp::Tanh => 5,
-            UnaryOp::GeluTanh => 7,
-            UnaryOp::FastGelu => 8,
-            UnaryOp::Erf => 10,
-            UnaryOp::GeluErf => 13,
-        },
-        MicroOp::Binary(..)
-        | MicroOp::ExpandLast(_)
-        | MicroOp::RepeatEach { .. }
-        | MicroOp::Slice { .. } => 1,
-        MicroOp::ConcatLast(_) | MicroOp::Round { .. } => 2,
-        MicroOp::Rotate { .. } => 2,
-        MicroOp::Rms { .. } => 4,
-        MicroOp::Softmax(_) => 5,
-        MicroOp::Standardize { .. } => 6,
-    }
-}
-
-/// The work of a generated kernel under its tiling: per stage, the DDR bytes every core moves
-/// (tile rows of each loaded operand and stored output; a grouped row once per group; an
-/// invariant row once per core that has rows) and the vector ops, all cores and the busiest.
+/// The work of a generated kernel under its tiling ([`perf_model::generated_work`], the model
+/// dit-auto-fuse also weighs a single-buffered merge with): per stage, the DDR bytes every core
+/// moves (tile rows of each loaded operand and stored output; a grouped row once per group; an
+/// invariant row once per core that has rows) and the vector ops, all cores and the busiest; a
+/// single-buffered stage does not overlap them.
 pub fn generated_work(kernel: &Kernel, tiling: &Tiling) -> (Work, u64) {
-    let plan = &kernel.plan;
-    let mut phases = Vec::new();
-    let mut total = 0u64;
-    for ((stage, _layout), st) in plan.stages.iter().zip(&kernel.layouts).zip(&tiling.stages) {
-        let group = st.group.max(1);
-        // (per row, per group, per core) of DDR bytes and of vector ops.
-        let (mut row_b, mut group_b, mut core_b) = (0u64, 0u64, 0u64);
-        let (mut row_v, mut group_v, mut core_v) = (0u64, 0u64, 0u64);
-        for node in &stage.nodes {
-            let p = pitch(node.width);
-            let (bytes, ops) = match &node.op {
-                MicroOp::Load { arg, .. } => {
-                    let eb = elem_bytes(plan.inputs[*arg].dtype);
-                    // 16-bit loads are widened to f32 by one Cast.
-                    (node.width as u64 * eb, if eb == 4 { 0 } else { p })
-                }
-                op => (0, micro_op_cost(op) * p),
-            };
-            if node.invariant {
-                core_b += bytes;
-                core_v += ops;
-            } else if node.grouped {
-                group_b += bytes;
-                group_v += ops;
-            } else {
-                row_b += bytes;
-                row_v += ops;
-            }
-        }
-        for store in &stage.stores {
-            let node = &stage.nodes[store.node];
-            let eb = elem_bytes(plan.outputs[store.output].dtype);
-            let bytes = node.width as u64 * eb;
-            let ops = if eb == 4 { 0 } else { pitch(node.width) };
-            if node.grouped {
-                group_b += bytes;
-                group_v += ops;
-            } else {
-                row_b += bytes;
-                row_v += ops;
-            }
-        }
-        let busiest_rows = if st.big_core_num > 0 {
-            st.big_core_rows
-        } else {
-            st.small_core_rows
-        };
-        let active = if st.small_core_rows > 0 {
-            tiling.block_dim
-        } else {
-            st.big_core_num
-        };
-        let of = |rows: u64, per_row: u64, per_group: u64, per_core: u64, cores: u64| {
-            rows.saturating_mul(per_row)
-                .saturating_add((rows / group).saturating_mul(per_group))
-                .saturating_add(cores.saturating_mul(per_core))
-        };
-        let ddr = of(st.rows, row_b, group_b, core_b, active);
-        total = total.saturating_add(ddr);
-        phases.push(Phase {
-            ddr_bytes: ddr,
-            busiest_core_ddr_bytes: Some(of(busiest_rows, row_b, group_b, core_b, 1)),
-            vector_ops: of(st.rows, row_v, group_v, core_v, active),
-            busiest_core_vector_ops: Some(of(busiest_rows, row_v, group_v, core_v, 1)),
-            cube_flops: 0,
-            cube_int8_ops: 0,
-        });
-    }
-    (
-        Work {
-            launches: 1,
-            phases,
-        },
-        total,
-    )
+    perf_model::generated_work(&kernel.plan, &kernel.layouts, tiling)
 }
 
 /// Bytes of a GM tensor of the plan.

@@ -144,7 +144,10 @@ the target's Unified Buffer as the Ascend C generator tiles it (its planner and 
 tile, or one column chunk of a row when every op works column by column; a body the generator does \
 not plan, such as an i1 or i64 value, is checked at one 32-byte aligned row of the last dim per live \
 tensor, double buffered; a group that does not fit is split in block order into the longest \
-prefixes that do); keep a group only \
+prefixes that do; consecutive prefixes cut because one row of their union does not fit with \
+double-buffered queues are joined again when it fits single-buffered and the performance model, \
+which gives such a kernel no overlap of copy-in, compute and copy-out, says it is not slower \
+than the prefixes as they stay, launches included); keep a group only \
 when the DDR bytes it saves (intermediates no longer written and read back) are at least \
 min-benefit of its DDR bytes. Each group becomes one dit.fused region (captured values as \
 operands, dit.yield of the values used outside, kernel name fused_<function>_<n>). Grouped: the \

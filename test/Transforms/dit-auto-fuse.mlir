@@ -282,3 +282,54 @@ func.func @reshape_read_twice(%x: tensor<8x256xbf16>, %g: tensor<256xbf16>) -> (
   %c = "dit.cast"(%r) : (tensor<8x4x64xbf16>) -> tensor<8x4x64xf32>
   return %c, %r : tensor<8x4x64xf32>, tensor<8x4x64xbf16>
 }
+
+// -----
+
+// Wan2.1's residual add and the LayerNorm after it (rows of 5120, widened to f32): one kernel.
+// Its f32 gate, gamma and beta come in through a bf16 tile queue a piece at a time instead of
+// a 20 KiB staging queue of their own, which is what lets one row fit double-buffered
+// (184672 B); with that queue it needed 205152 B and the chain was cut before the LayerNorm.
+// CHECK-LABEL: func.func @wan_residual_norm
+// CHECK: %[[F:.*]]:2 = "dit.fused"(%arg0, %arg1, %arg2, %arg3, %arg4)
+// CHECK: "dit.layer_norm"
+// CHECK: "dit.yield"
+// CHECK-NEXT: }) {kernel = "fused_wan_residual_norm_0"}
+// CHECK-NEXT: return %[[F]]#0, %[[F]]#1
+// REPORT: applied at {{.*}}: fused_wan_residual_norm_0: cast -> mul -> cast -> add -> cast -> cast -> layer_norm -> cast (8 ops, 2 outputs), UB 184672 B at the smallest tile, saves
+func.func @wan_residual_norm(%x: tensor<1x3x5120xbf16>, %gate: tensor<1x1x5120xf32>, %res: tensor<1x3x5120xbf16>, %w: tensor<5120xf32>, %b: tensor<5120xf32>) -> (tensor<1x3x5120xbf16>, tensor<1x3x5120xbf16>) {
+  %0 = "dit.cast"(%x) : (tensor<1x3x5120xbf16>) -> tensor<1x3x5120xf32>
+  %1 = "dit.mul"(%0, %gate) : (tensor<1x3x5120xf32>, tensor<1x1x5120xf32>) -> tensor<1x3x5120xf32>
+  %2 = "dit.cast"(%res) : (tensor<1x3x5120xbf16>) -> tensor<1x3x5120xf32>
+  %3 = "dit.add"(%2, %1) : (tensor<1x3x5120xf32>, tensor<1x3x5120xf32>) -> tensor<1x3x5120xf32>
+  %4 = "dit.cast"(%3) : (tensor<1x3x5120xf32>) -> tensor<1x3x5120xbf16>
+  %5 = "dit.cast"(%4) : (tensor<1x3x5120xbf16>) -> tensor<1x3x5120xf32>
+  %6 = "dit.layer_norm"(%5, %w, %b) {epsilon = 9.99999997E-7 : f32, operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<1x3x5120xf32>, tensor<5120xf32>, tensor<5120xf32>) -> tensor<1x3x5120xf32>
+  %7 = "dit.cast"(%6) : (tensor<1x3x5120xf32>) -> tensor<1x3x5120xbf16>
+  return %4, %7 : tensor<1x3x5120xbf16>, tensor<1x3x5120xbf16>
+}
+
+// -----
+
+// The same pair with the f32 residual also an output: one more f32 queue, and one row fits
+// only single-buffered (164192 B; double-buffered 246112 B). Split at the LayerNorm it would be
+// two double-buffered kernels; the performance model says one single-buffered kernel (copy-in,
+// compute and copy-out no longer overlap) is faster than the two plus a launch at 3 rows, so
+// it is taken.
+// CHECK-LABEL: func.func @wan_residual_norm_f32_out
+// CHECK: %[[F:.*]]:3 = "dit.fused"(%arg0, %arg1, %arg2, %arg3, %arg4)
+// CHECK: "dit.layer_norm"
+// CHECK: }) {kernel = "fused_wan_residual_norm_f32_out_0"}
+// CHECK-NEXT: return %[[F]]#0, %[[F]]#1, %[[F]]#2
+// CHECK-NOT: "dit.fused"
+// REPORT: applied at {{.*}}: fused_wan_residual_norm_f32_out_0: cast -> mul -> cast -> add -> cast -> cast -> layer_norm -> cast (8 ops, 3 outputs), UB 164192 B at the smallest tile (single-buffered queues: one row does not fit double-buffered, and the performance model says one such kernel beats the cut)
+func.func @wan_residual_norm_f32_out(%x: tensor<1x3x5120xbf16>, %gate: tensor<1x1x5120xf32>, %res: tensor<1x3x5120xbf16>, %w: tensor<5120xf32>, %b: tensor<5120xf32>) -> (tensor<1x3x5120xbf16>, tensor<1x3x5120xf32>, tensor<1x3x5120xbf16>) {
+  %0 = "dit.cast"(%x) : (tensor<1x3x5120xbf16>) -> tensor<1x3x5120xf32>
+  %1 = "dit.mul"(%0, %gate) : (tensor<1x3x5120xf32>, tensor<1x1x5120xf32>) -> tensor<1x3x5120xf32>
+  %2 = "dit.cast"(%res) : (tensor<1x3x5120xbf16>) -> tensor<1x3x5120xf32>
+  %3 = "dit.add"(%2, %1) : (tensor<1x3x5120xf32>, tensor<1x3x5120xf32>) -> tensor<1x3x5120xf32>
+  %4 = "dit.cast"(%3) : (tensor<1x3x5120xf32>) -> tensor<1x3x5120xbf16>
+  %5 = "dit.cast"(%4) : (tensor<1x3x5120xbf16>) -> tensor<1x3x5120xf32>
+  %6 = "dit.layer_norm"(%5, %w, %b) {epsilon = 9.99999997E-7 : f32, operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<1x3x5120xf32>, tensor<5120xf32>, tensor<5120xf32>) -> tensor<1x3x5120xf32>
+  %7 = "dit.cast"(%6) : (tensor<1x3x5120xf32>) -> tensor<1x3x5120xbf16>
+  return %4, %5, %7 : tensor<1x3x5120xbf16>, tensor<1x3x5120xf32>, tensor<1x3x5120xbf16>
+}

@@ -67,19 +67,21 @@
 // CHECK-NEXT: "dit.opaque"{{.*}}name = "moe_token_unpermute"
 // CHECK: return
 //
-// --fuse-all at the real widths (ascend910b): 19 -> 16 kernels. Shared MLP: first half *
+// --fuse-all at the real widths (ascend910b): 19 -> 15 kernels. Shared MLP: first half *
 // silu(second half) of one linear -> dit.swiglu on the linear with its weight row halves
 // swapped (slice + concat, a load-time pre-pack for a constant weight). Routed experts: the
 // swap is done only for dit.linear producers, not for dit.grouped_matmul, so the second-half
 // gate after the [E, H, 2I] grouped matmul becomes the two-input dit.silu_mul (one generated
-// kernel) instead of dit.swiglu; no dit.grouped_matmul_swiglu_quant (bf16 experts).
+// kernel, which dit-auto-fuse opens with the split: it reads the halves in place) instead of
+// dit.swiglu; no dit.grouped_matmul_swiglu_quant (bf16 experts).
 // FUSED-LABEL: func.func @hunyuan_image3_moe(
 // FUSED: "dit.concat"{{.*}} -> tensor<6144x4096xbf16>
 // FUSED-NEXT: "dit.linear"{{.*}} -> tensor<1x3840x6144xbf16>
 // FUSED-NEXT: "dit.swiglu"{{.*}} -> tensor<1x3840x3072xbf16>
 // FUSED: "dit.grouped_matmul"{{.*}} -> tensor<30720x6144xbf16>
-// FUSED-NEXT: "dit.split"
 // FUSED-NEXT: "dit.fused"
+// FUSED-NEXT: ^bb0
+// FUSED-NEXT: "dit.split"
 // FUSED: "dit.silu_mul"
 // FUSED: "dit.grouped_matmul"{{.*}} -> tensor<30720x4096xbf16>
 // FUSED-NOT: "dit.silu"(

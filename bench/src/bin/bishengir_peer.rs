@@ -234,12 +234,14 @@ fn dit_tiling(op: Op, spec: &dit_ascendc::TargetSpec) -> Result<DitTiling, Strin
             .unwrap_or(1);
         row_elems.push(width as u64);
     }
+    // The fewest buffers per queue of any stage: the generated BUFFER_NUM (the namespace's
+    // default of 2, or a stage's own 1 where a row fits only single-buffered).
     let buffers = kernel
-        .source
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("constexpr int32_t BUFFER_NUM = "))
-        .and_then(|v| v.trim_end_matches(';').parse().ok())
-        .ok_or("the generated source declares no BUFFER_NUM")?;
+        .layouts
+        .iter()
+        .map(|l| l.buffer_num)
+        .min()
+        .ok_or("the generated kernel has no stage")?;
     Ok(DitTiling {
         tile_rows: tiling.stages.iter().map(|s| s.tile_rows).collect(),
         row_elems,

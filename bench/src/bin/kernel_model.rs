@@ -126,8 +126,10 @@ fn main() -> ExitCode {
     println!(
         "model: per kernel, sum over its stages of max(DDR bytes / HBM bandwidth, the busiest \
          core's bytes / (bandwidth / vector cores), vector ops / vector rate, Cube flops / Cube \
-         rate), plus the launch overhead per launch; library kernels at their roofline, \
-         generated kernels as dit-ascendc tiles them on {} cores.",
+         rate) (the sum of the DDR and vector terms instead for a single-buffered stage, whose \
+         copy-in, compute and copy-out do not overlap), plus the launch overhead per launch; \
+         library kernels at their roofline, generated kernels as dit-ascendc tiles them on {} \
+         cores.",
         target.vector_cores
     );
     let mut results: Vec<BlockModel> = Vec::new();

@@ -20,7 +20,9 @@
  *    in the queue (depth), DeQue an enqueued one, FreeTensor an allocated or dequeued one; a
  *    tensor is not used after FreeTensor or TPipe::Reset, a VECIN tensor is written by DataCopy
  *    only before EnQue and read by vector instructions only after DeQue, a VECOUT tensor is
- *    written by vector instructions only before EnQue and read by DataCopy only after DeQue.
+ *    written by vector instructions only before EnQue and read by DataCopy only after DeQue;
+ *    a tensor of a TQueBind<VECIN, VECOUT> (a pass-through) is never touched by a vector
+ *    instruction: DataCopy in before EnQue, DataCopy out after DeQue.
  *  - Counts: a vector instruction's element count fits in every operand; GlobalTensor accesses
  *    stay inside the buffer given to SetGlobalBuffer.
  *  - Scalar/vector ordering: LocalTensor::GetValue on bytes a vector instruction wrote needs a
@@ -240,6 +242,8 @@ struct Slot {
     uint64_t generation = 0;
     uint32_t offset = 0;
     const char *queue = "";
+    /* A buffer of a TQueBind<VECIN, VECOUT>: moved by DataCopy only, never by the vector unit. */
+    bool bound = false;
 };
 } // namespace Model
 
@@ -308,6 +312,9 @@ public:
             Fail(std::string(op) + ": LocalTensor starts at UB byte " + std::to_string(byteOffset_) + ", not 32-byte aligned");
         if (count > size_)
             Fail(std::string(op) + ": count " + std::to_string(count) + " exceeds the tensor's " + std::to_string(size_) + " elements");
+        if (slot_ && slot_->bound)
+            Fail(std::string(op) + ": a tensor of bound queue " + slot_->queue +
+                 " (TQueBind VECIN->VECOUT only moves data: its EnQue/DeQue order the copy-in before the copy-out, not the vector pipe)");
         if (slot_) {
             bool in = position_ == TPosition::VECIN;
             Model::SlotState want = in ? Model::SlotState::Dequeued : Model::SlotState::Allocated;
@@ -381,7 +388,19 @@ inline uint32_t Allocate(uint64_t bytes, const char *what) {
 }
 } // namespace Model
 
-template <TPosition pos, int32_t depth> class TQue {
+/* The queue name a model error names: the position, or both ends of a bound queue. */
+inline const char *QueueName(TPosition src, TPosition dst) {
+    if (src == dst) return PositionName(src);
+    return src == TPosition::VECIN && dst == TPosition::VECOUT ? "VECIN->VECOUT" : "bound";
+}
+
+/* A queue from position `src` to `dst` of `depth` tensors in flight ("TQueBind简介",
+ * atlasascendc_api_07_0147). AllocTensor hands out a `src` tensor, DeQue a `dst` one.
+ * TQueBind<VECIN, VECOUT> is the pure data-movement queue ("纯搬运类算子VECIN和VECOUT建议复用",
+ * atlas_ascendc_best_practices_10_0026): DataCopy GM -> UB into the allocated tensor, EnQue,
+ * DeQue, DataCopy UB -> GM, FreeTensor. Its EnQue/DeQue order the GM -> UB copy before the
+ * UB -> GM one and nothing else, so the model refuses vector instructions on its tensors. */
+template <TPosition src, TPosition dst, int32_t depth> class TQueBind {
 public:
     template <typename T> LocalTensor<T> AllocTensor() {
         CheckInit("AllocTensor");
@@ -393,7 +412,7 @@ public:
             LocalTensor<T> t;
             t.byteOffset_ = s.offset;
             t.size_ = len_ / uint32_t(sizeof(T));
-            t.position_ = pos;
+            t.position_ = src;
             t.slot_ = &s;
             t.generation_ = s.generation;
             t.epoch_ = epoch_;
@@ -419,7 +438,7 @@ public:
         LocalTensor<T> t;
         t.byteOffset_ = s->offset;
         t.size_ = len_ / uint32_t(sizeof(T));
-        t.position_ = pos;
+        t.position_ = dst;
         t.slot_ = s;
         t.generation_ = s->generation;
         t.epoch_ = epoch_;
@@ -437,7 +456,7 @@ public:
     void Init(uint32_t num, uint32_t len, uint32_t base, uint64_t epoch, const char *name) {
         if (num == 0) Fail("InitBuffer: a queue needs at least one buffer");
         slots_.assign(num, Model::Slot{});
-        for (uint32_t k = 0; k < num; k++) { slots_[k].offset = base + k * len; slots_[k].queue = name; }
+        for (uint32_t k = 0; k < num; k++) { slots_[k].offset = base + k * len; slots_[k].queue = name; slots_[k].bound = src != dst; }
         num_ = num; len_ = len; epoch_ = epoch; name_ = name; next_ = 0; fifo_.clear();
     }
 
@@ -459,6 +478,9 @@ private:
     uint64_t epoch_ = 0;
     const char *name_ = "";
 };
+
+/* A queue at one position: TQueBind with both ends there. */
+template <TPosition pos, int32_t depth> class TQue : public TQueBind<pos, pos, depth> {};
 
 template <TPosition pos> class TBuf {
 public:
@@ -495,10 +517,10 @@ public:
         Model::ThisCore().pipeAlive = false;
         Model::CurrentPipe() = nullptr;
     }
-    template <TPosition pos, int32_t depth> void InitBuffer(TQue<pos, depth> &que, uint8_t num, uint32_t len) {
+    template <TPosition src, TPosition dst, int32_t depth> void InitBuffer(TQueBind<src, dst, depth> &que, uint8_t num, uint32_t len) {
         uint32_t rounded = (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
-        uint32_t base = Model::Allocate(uint64_t(num) * rounded, PositionName(pos));
-        que.Init(num, rounded, base, Model::ThisCore().pipeEpoch, PositionName(pos));
+        uint32_t base = Model::Allocate(uint64_t(num) * rounded, QueueName(src, dst));
+        que.Init(num, rounded, base, Model::ThisCore().pipeEpoch, QueueName(src, dst));
     }
     template <TPosition pos> void InitBuffer(TBuf<pos> &buf, uint32_t len) {
         uint32_t base = Model::Allocate(len, "TBuf");

@@ -9,7 +9,7 @@
 //! last tile taking the remainder.
 
 use crate::layout::{elem_bytes, pitch, Buf, StageLayout, TableKind, STAT_PITCH};
-use crate::plan::{BinaryOp, KernelPlan, MicroOp, NodeId, RowMap, Stage, UnaryOp};
+use crate::plan::{BinaryOp, KernelPlan, MicroOp, NodeId, RowMap, Stage, UnaryOp, Window};
 use dit_runtime::DType;
 use std::fmt::Write;
 
@@ -678,6 +678,28 @@ fn ext_params(count: &str, width: usize, dtype: DType, ub_gap: u64, gm_side_src:
     }
 }
 
+/// DataCopyExtParams of a GM -> UB load of `count` rows of `width` columns, `gm_gap` bytes
+/// skipped on GM after each (a column window: DataCopyPad's srcStride counts bytes when the
+/// source is GM, CANN atlasascendc_api_07_0265 table 3) and `ub_gap` 32-byte blocks in UB.
+fn load_params(count: &str, width: usize, dtype: DType, gm_gap: u64, ub_gap: u64) -> String {
+    let bytes = width as u64 * elem_bytes(dtype);
+    format!("DataCopyExtParams((uint16_t){count}, {bytes}, {gm_gap}, {ub_gap}, 0)")
+}
+
+/// The GM element index of a load's first column in row `row` (an expression): `row · width`
+/// for whole rows, `row · row_width + offset` for a column [`Window`].
+fn gm_at(row: &str, width: usize, window: Option<Window>) -> String {
+    match window {
+        None => format!("{row} * {width}"),
+        Some(w) => format!("{row} * {} + {}", w.row_width, w.offset),
+    }
+}
+
+/// GM bytes between the end of one row's burst and the next row's (0 for whole rows).
+fn gm_gap(width: usize, window: Option<Window>, dtype: DType) -> u64 {
+    window.map_or(0, |w| (w.row_width - width) as u64 * elem_bytes(dtype))
+}
+
 /// 32-byte blocks between the end of a padded burst and the next row.
 fn ub_gap(width: usize, dtype: DType) -> u64 {
     let e = elem_bytes(dtype);
@@ -707,6 +729,14 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
     let has_tables = layout.table_elems > 0;
     let has_work = layout.work_elems > 0;
     let has_staging = layout.staging_bytes > 0;
+    // A tile load's queue: its VECIN queue, or the bound queue of a pass-through.
+    let in_q = |id: NodeId| {
+        if layout.bound_store(id).is_some() {
+            format!("bindQ{id}")
+        } else {
+            format!("inQ{id}")
+        }
+    };
     // The queue the prologue stages invariant rows through.
     let sq = match layout.staging_queue {
         Some(k) => format!("inQ{k}"),
@@ -733,6 +763,18 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
     c.indent -= 1;
     c.line("public:");
     c.indent += 1;
+    if layout.buffer_num != crate::layout::DOUBLE_BUFFER {
+        // Declared before the TQue members that take it; hides the namespace's default.
+        c.line("// One row of this stage does not fit the UB with double-buffered queues: one");
+        c.line(
+            "// buffer per queue (AllocTensor of the next tile waits for this tile's FreeTensor,",
+        );
+        c.line("// so copy-in, compute and copy-out do not overlap).");
+        c.line(format!(
+            "static constexpr int32_t BUFFER_NUM = {};",
+            layout.buffer_num
+        ));
+    }
     c.line(format!("__aicore__ inline Stage{s}() {{}}"));
     c.open(format!(
         "__aicore__ inline void Init(TPipe *pipe, {}, const {sym}_StageTiling &t)",
@@ -782,12 +824,16 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
             "tileRows"
         };
         c.line(format!(
-            "pipe->InitBuffer(inQ{id}, BUFFER_NUM, {per} * {} * sizeof({}));",
+            "pipe->InitBuffer({}, BUFFER_NUM, {per} * {} * sizeof({}));",
+            in_q(*id),
             nm.p(*id),
             ctype(plan.inputs[arg].dtype)
         ));
     }
     for (j, st) in stage.stores.iter().enumerate() {
+        if layout.bound_load(j).is_some() {
+            continue;
+        }
         c.line(format!(
             "pipe->InitBuffer(outQ{j}, BUFFER_NUM, tileRows * {} * sizeof({}));",
             nm.p(st.node),
@@ -921,15 +967,53 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
                 continue;
             }
             c.line(format!("// {}", node.note));
-            if let MicroOp::Load { arg, rows } = &node.op {
+            if let MicroOp::Load { arg, rows, window } = &node.op {
                 let ty = plan.inputs[*arg].dtype;
                 let ct = ctype(ty);
                 let w = node.width;
+                // Elements one staging copy holds, whole 16-element blocks.
+                let piece = (layout.staging_piece_bytes / elem_bytes(ty)) as usize / 16 * 16;
+                if piece < w {
+                    // Wider than one staging buffer: a piece at a time, each at its offset
+                    // of the resident row (a multiple of 16 elements, so 32-byte aligned).
+                    let Buf::Resident { off } = layout.buf[id] else {
+                        unreachable!("an invariant load lives in the resident buffer")
+                    };
+                    c.open(format!("for (uint32_t c = 0; c < {w}u; c += {piece}u) {{"));
+                    c.line(format!(
+                        "uint32_t len = {w}u - c < {piece}u ? {w}u - c : {piece}u;"
+                    ));
+                    c.open("{");
+                    c.line(format!("LocalTensor<{ct}> q = {sq}.AllocTensor<{ct}>();"));
+                    c.line(format!(
+                        "DataCopyPad(q, gmX{arg}[{} + c], DataCopyExtParams((uint16_t)1, len * {}u, 0, 0, 0), {});",
+                        gm_at(&format!("{}ull", rows.base), w, *window),
+                        elem_bytes(ty),
+                        pad_params(ty)
+                    ));
+                    c.line(format!("{sq}.EnQue(q);"));
+                    c.close("}");
+                    c.open("{");
+                    c.line(format!("LocalTensor<{ct}> q = {sq}.DeQue<{ct}>();"));
+                    if ty == DType::F32 {
+                        c.line(format!(
+                            "DataCopy(resident[{off} + c], q, (len + 15u) / 16u * 16u);"
+                        ));
+                    } else {
+                        c.line(format!(
+                            "Cast(resident[{off} + c], q, RoundMode::CAST_NONE, (len + 15u) / 16u * 16u);"
+                        ));
+                    }
+                    c.line(format!("{sq}.FreeTensor(q);"));
+                    c.close("}");
+                    c.close("}");
+                    continue;
+                }
                 c.open("{");
                 c.line(format!("LocalTensor<{ct}> q = {sq}.AllocTensor<{ct}>();"));
                 c.line(format!(
-                    "DataCopyPad(q, gmX{arg}[{}ull * {w}], {}, {});",
-                    rows.base,
+                    "DataCopyPad(q, gmX{arg}[{}], {}, {});",
+                    gm_at(&format!("{}ull", rows.base), w, *window),
                     ext_params("1", w, ty, 0, true),
                     pad_params(ty)
                 ));
@@ -967,14 +1051,18 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
         c.line("(void)n;");
     }
     for id in &layout.tile_loads {
-        let MicroOp::Load { arg, rows } = &stage.nodes[*id].op else {
+        let MicroOp::Load { arg, rows, window } = &stage.nodes[*id].op else {
             unreachable!()
         };
+        let window = *window;
         let ty = plan.inputs[*arg].dtype;
         let ct = ctype(ty);
         let w = stage.nodes[*id].width;
+        // A column window of wider rows: bursts of `w` columns, the rest of each GM row skipped.
+        let gap = gm_gap(w, window, ty);
         c.line(format!(
-            "LocalTensor<{ct}> l{id} = inQ{id}.AllocTensor<{ct}>();"
+            "LocalTensor<{ct}> l{id} = {}.AllocTensor<{ct}>();",
+            in_q(*id)
         ));
         if nm.kind(*id) == Kind::Group {
             // One row per group of the tile: the group's first row names it.
@@ -985,16 +1073,23 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
             if crate::plan::groups_contiguous(rows, stage) {
                 c.line(format!("uint32_t r{id} = g{id} * {g}u;"));
                 c.line(format!(
-                    "DataCopyPad(l{id}, gmX{arg}[({}) * {w}], {}, {});",
-                    gm_row(
-                        &RowMap {
-                            contiguous: false,
-                            ..rows.clone()
-                        },
-                        stage,
-                        &format!("r{id}")
+                    "DataCopyPad(l{id}, gmX{arg}[{}], {}, {});",
+                    gm_at(
+                        &format!(
+                            "({})",
+                            gm_row(
+                                &RowMap {
+                                    contiguous: false,
+                                    ..rows.clone()
+                                },
+                                stage,
+                                &format!("r{id}")
+                            )
+                        ),
+                        w,
+                        window
                     ),
-                    ext_params(&format!("u{id}"), w, ty, ub_gap(w, ty), true),
+                    load_params(&format!("u{id}"), w, ty, gap, ub_gap(w, ty)),
                     pad_params(ty)
                 ));
             } else {
@@ -1002,8 +1097,9 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
                 c.line(format!("uint32_t r = (g{id} + q) * {g}u;"));
                 c.line(format!("uint64_t g = {};", gm_row(rows, stage, "r")));
                 c.line(format!(
-                    "DataCopyPad(l{id}[q * {}], gmX{arg}[g * {w}], {}, {});",
+                    "DataCopyPad(l{id}[q * {}], gmX{arg}[{}], {}, {});",
                     nm.p(*id),
+                    gm_at("g", w, window),
                     ext_params("1", w, ty, 0, true),
                     pad_params(ty)
                 ));
@@ -1027,9 +1123,9 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
             }
         } else if rows.contiguous {
             c.line(format!(
-                "DataCopyPad(l{id}, gmX{arg}[({}) * {w}], {}, {});",
-                gm_row(rows, stage, "row"),
-                ext_params("n", w, ty, ub_gap(w, ty), true),
+                "DataCopyPad(l{id}, gmX{arg}[{}], {}, {});",
+                gm_at(&format!("({})", gm_row(rows, stage, "row")), w, window),
+                load_params("n", w, ty, gap, ub_gap(w, ty)),
                 pad_params(ty)
             ));
         } else {
@@ -1037,14 +1133,15 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
             c.line("uint32_t r = row + i;");
             c.line(format!("uint64_t g = {};", gm_row(rows, stage, "r")));
             c.line(format!(
-                "DataCopyPad(l{id}[i * {}], gmX{arg}[g * {w}], {}, {});",
+                "DataCopyPad(l{id}[i * {}], gmX{arg}[{}], {}, {});",
                 nm.p(*id),
+                gm_at("g", w, window),
                 ext_params("1", w, ty, 0, true),
                 pad_params(ty)
             ));
             c.close("}");
         }
-        c.line(format!("inQ{id}.EnQue(l{id});"));
+        c.line(format!("{}.EnQue(l{id});", in_q(*id)));
     }
     c.close("}");
     c.line("");
@@ -1061,8 +1158,25 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
     } else {
         c.line("(void)row;");
     }
+    // Only pass-throughs: nothing of the tile is computed.
+    if stage
+        .nodes
+        .iter()
+        .enumerate()
+        .all(|(id, n)| n.invariant || layout.bound_store(id).is_some())
+    {
+        c.line("(void)n;");
+    }
     for (id, node) in stage.nodes.iter().enumerate() {
         if node.invariant {
+            continue;
+        }
+        if layout.bound_store(id).is_some() {
+            // Nothing to compute: CopyOut takes the rows from the bound queue as loaded.
+            c.line(format!(
+                "// {}: yielded unchanged, through bindQ{id} (no vector work)",
+                node.note
+            ));
             continue;
         }
         c.line(format!("// {}", node.note));
@@ -1121,7 +1235,11 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
         let ty = plan.outputs[st.output].dtype;
         let ct = ctype(ty);
         let w = stage.nodes[st.node].width;
-        c.line(format!("LocalTensor<{ct}> o{j} = outQ{j}.DeQue<{ct}>();"));
+        let oq = match layout.bound_load(j) {
+            Some(l) => format!("bindQ{l}"),
+            None => format!("outQ{j}"),
+        };
+        c.line(format!("LocalTensor<{ct}> o{j} = {oq}.DeQue<{ct}>();"));
         if st.rows.contiguous {
             c.line(format!(
                 "DataCopyPad(gmY{}[({}) * {w}], o{j}, {});",
@@ -1141,17 +1259,27 @@ fn emit_stage(c: &mut Code, plan: &KernelPlan, s: usize, stage: &Stage, layout: 
             ));
             c.close("}");
         }
-        c.line(format!("outQ{j}.FreeTensor(o{j});"));
+        c.line(format!("{oq}.FreeTensor(o{j});"));
     }
     c.close("}");
     c.line("");
 
     // Members.
     for id in &layout.tile_loads {
-        c.line(format!("TQue<TPosition::VECIN, BUFFER_NUM> inQ{id};"));
+        if layout.bound_store(*id).is_some() {
+            // Copy-in to copy-out with no vector work: one queue bound from VECIN to VECOUT
+            // ("纯搬运类算子VECIN和VECOUT建议复用", atlas_ascendc_best_practices_10_0026).
+            c.line(format!(
+                "TQueBind<TPosition::VECIN, TPosition::VECOUT, BUFFER_NUM> bindQ{id};"
+            ));
+        } else {
+            c.line(format!("TQue<TPosition::VECIN, BUFFER_NUM> inQ{id};"));
+        }
     }
     for j in 0..stage.stores.len() {
-        c.line(format!("TQue<TPosition::VECOUT, BUFFER_NUM> outQ{j};"));
+        if layout.bound_load(j).is_none() {
+            c.line(format!("TQue<TPosition::VECOUT, BUFFER_NUM> outQ{j};"));
+        }
     }
     if has_staging {
         c.line("TQue<TPosition::VECIN, 1> stageQ;");
@@ -1223,7 +1351,11 @@ pub fn kernel_source(plan: &KernelPlan, layouts: &[StageLayout], body_comment: &
     c.open(format!("namespace {sym}_impl {{"));
     c.indent -= 1;
     c.line("");
-    c.line("constexpr int32_t BUFFER_NUM = 2;");
+    c.line("// Buffers per TQue (double buffering) of every stage that does not declare its own.");
+    c.line(format!(
+        "constexpr int32_t BUFFER_NUM = {};",
+        crate::layout::DOUBLE_BUFFER
+    ));
     c.line("");
     c.line("// A scalar read (GetValue) after vector instructions waits for the vector pipe.");
     c.line("__aicore__ inline void SyncVS()");
@@ -1326,7 +1458,7 @@ pub fn tiling_header(plan: &KernelPlan, layouts: &[StageLayout]) -> String {
     c.line("#include <stdio.h>");
     c.line("");
     c.line("// Host tiling: a tile of n rows needs kFixedBytes + n * kRowBytes + groups(n) * kGroupBytes");
-    c.line("// of the UB (queues double buffered), groups(n) the groups of kGroup rows (rows that share");
+    c.line("// of the UB (queues at the stage's BUFFER_NUM), groups(n) the groups of kGroup rows (rows that share");
     c.line("// a broadcast table's row) that n rows starting anywhere can touch. Returns 0, or 1 with a");
     c.line("// message when not even one row fits.");
     c.line(format!(

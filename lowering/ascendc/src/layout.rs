@@ -1,12 +1,18 @@
 //! Where every node of a stage lives in the Unified Buffer, and how many rows a tile holds.
 //!
-//! A stage's UB is: one double-buffered VECIN queue per loaded tile operand and one
-//! double-buffered VECOUT queue per stored output (in their GM element types), a VECCALC
+//! A stage's UB is: one VECIN queue per loaded tile operand and one VECOUT queue per stored
+//! output (in their GM element types, [`StageLayout::buffer_num`] buffers each: two, so that
+//! copy-in, compute and copy-out of consecutive tiles overlap, or one when a row does not fit
+//! that way, [`layout_at`]), a VECCALC
 //! buffer of f32 slots for the tile's computed values and temporaries (slots are reused once a
 //! value is dead, first fit), and fixed buffers for the invariant rows (`resident`), the
 //! staging queue that loads them, gather offset tables and the reduction work area. Rows are
 //! padded to 16 elements, so a row is a whole number of 32-byte blocks in f32 and in the 2-byte
 //! types alike, and every row of every buffer starts 32-byte aligned.
+//!
+//! A tile load yielded unchanged and read by nothing else (a pass-through: the v piece of a
+//! q/k/v split) moves through one bound queue, `TQueBind<VECIN, VECOUT>`, from copy-in to
+//! copy-out ([`StageLayout::pass_through`]): no VECOUT queue and no f32 slot of its own.
 //!
 //! Grouped nodes ([`crate::plan::Node::grouped`]) have their own queues and a group VECCALC
 //! buffer with one row per group a tile touches. Resident rows that only other invariant rows
@@ -25,6 +31,10 @@ use std::collections::HashMap;
 pub const ROW_ALIGN: usize = 16;
 /// f32 elements of one per-row statistic (a 32-byte block, so every row's scalar is aligned).
 pub const STAT_PITCH: u64 = 8;
+/// The smallest piece an invariant row is staged in through a tile queue (bytes): 16 f32
+/// elements, so that every piece starts a whole number of 32-byte blocks into the row in f32
+/// and in the 2-byte types alike.
+pub const MIN_STAGING_PIECE: u64 = 64;
 /// The most rows one DataCopy / DataCopyPad moves (blockCount is at most 4095).
 pub const MAX_TILE_ROWS: u64 = 4095;
 
@@ -104,6 +114,13 @@ pub struct StageLayout {
     pub tile_loads: Vec<NodeId>,
     /// Invariant loads (through the staging queue), in node order.
     pub resident_loads: Vec<NodeId>,
+    /// `(tile load, store index)` of each pass-through: a tile load that only its one store
+    /// reads, in the output's own type. It moves through one bound queue, `TQueBind<VECIN,
+    /// VECOUT>` (GM -> UB, EnQue, DeQue, UB -> GM: the Ascend C idiom for data movement with no
+    /// vector work, "纯搬运类算子VECIN和VECOUT建议复用", atlas_ascendc_best_practices_10_0026;
+    /// "TQueBind简介", atlasascendc_api_07_0147), instead of a VECIN queue, a widen, a narrow
+    /// and a VECOUT queue: one queue's bytes and no VECCALC slot. In node order.
+    pub pass_through: Vec<(NodeId, usize)>,
     /// Gather tables: kind → offset (uint32 elements) in the table buffer.
     pub tables: Vec<(TableKind, u64)>,
     /// Sign rows of rope's rotate: kind → resident offset.
@@ -119,14 +136,23 @@ pub struct StageLayout {
     /// The tile load whose VECIN queue stages the invariant loads instead of a queue of their
     /// own (the prologue runs before the first tile, when every tile queue is free).
     pub staging_queue: Option<NodeId>,
+    /// Bytes one staging copy may fill: the staging queue's buffer, or one tile row of the
+    /// staging tile queue. An invariant row wider than that comes in a piece at a time.
+    pub staging_piece_bytes: u64,
     /// uint32 elements of the table buffer.
     pub table_elems: u64,
     /// f32 elements of the reduction work buffer.
     pub work_elems: u64,
-    /// UB bytes per tile row (queues double buffered, VECCALC).
+    /// UB bytes per tile row (queues `buffer_num` times, VECCALC).
     pub row_bytes: u64,
-    /// UB bytes per group of the tile: the grouped nodes' queues (double buffered) and slots.
+    /// UB bytes per group of the tile: the grouped nodes' queues (`buffer_num` times) and
+    /// slots.
     pub group_bytes: u64,
+    /// Buffers of each tile queue (the kernel's `BUFFER_NUM` for this stage): 2, double
+    /// buffered; 1 when one row does not fit double buffered. At 1 the next tile's copy-in
+    /// waits for this tile's compute to free its queue, and its compute for this tile's
+    /// copy-out: the three no longer overlap.
+    pub buffer_num: u64,
     /// Rows per group ([`Stage::group`]).
     pub group: u64,
     /// UB bytes independent of the tile (each buffer rounded to 32 bytes).
@@ -153,6 +179,22 @@ impl StageLayout {
             0
         };
         self.fixed_bytes + tile_rows * self.row_bytes + groups * self.group_bytes
+    }
+
+    /// The store index of tile load `node` when it is a pass-through ([`Self::pass_through`]).
+    pub fn bound_store(&self, node: NodeId) -> Option<usize> {
+        self.pass_through
+            .iter()
+            .find(|(l, _)| *l == node)
+            .map(|(_, j)| *j)
+    }
+
+    /// The pass-through load whose bound queue store `j` leaves from, if any.
+    pub fn bound_load(&self, j: usize) -> Option<NodeId> {
+        self.pass_through
+            .iter()
+            .find(|(_, s)| *s == j)
+            .map(|(l, _)| *l)
     }
 
     /// The most rows a tile may take in `ub_bytes` (0: not even one fits).
@@ -350,8 +392,18 @@ fn round32(bytes: u64) -> u64 {
     bytes.div_ceil(32) * 32
 }
 
-/// Lays out one stage of `plan`.
+/// Buffers of a double-buffered queue: the depth every stage gets when a row fits with it.
+pub const DOUBLE_BUFFER: u64 = 2;
+
+/// Lays out one stage of `plan` with double-buffered queues.
 pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
+    layout_at(plan, stage, DOUBLE_BUFFER)
+}
+
+/// Lays out one stage of `plan` with `buffer_num` buffers per tile queue (1 or 2; the staging
+/// queue of the invariant rows has one either way: the prologue uses it once).
+pub fn layout_at(plan: &KernelPlan, stage: &Stage, buffer_num: u64) -> StageLayout {
+    let depth = buffer_num.clamp(1, DOUBLE_BUFFER);
     let n = stage.nodes.len();
     let mut last_use: Vec<usize> = (0..n).collect();
     // An invariant node that a tile node reads, or that is stored, lives for the whole stage;
@@ -374,6 +426,27 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
     for (d, &k) in last_use.iter().enumerate() {
         dies_at[k].push(d);
     }
+    // Pass-throughs: tile loads (not invariant, not grouped) that no node reads and one store
+    // writes out in the load's own type, so the queue's bytes are the output's bytes.
+    let mut pass_through: Vec<(NodeId, usize)> = stage
+        .stores
+        .iter()
+        .enumerate()
+        .filter_map(|(j, st)| {
+            let node = &stage.nodes[st.node];
+            let MicroOp::Load { arg, .. } = node.op else {
+                return None;
+            };
+            let only_store = stage.stores.iter().filter(|o| o.node == st.node).count() == 1;
+            (!node.invariant
+                && !node.grouped
+                && last_use[st.node] == st.node
+                && only_store
+                && plan.inputs[arg].dtype == plan.outputs[st.output].dtype)
+                .then_some((st.node, j))
+        })
+        .collect();
+    pass_through.sort();
     let mut buf = vec![Buf::Queue; n];
     let mut temps = vec![Vec::new(); n];
     let mut tile_loads = Vec::new();
@@ -462,12 +535,17 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
                 }
                 1 => {
                     tile_loads.push(k);
-                    group_bytes += 2 * p * elem_bytes(dtype);
+                    group_bytes += depth * p * elem_bytes(dtype);
                 }
                 _ => {
                     tile_loads.push(k);
-                    row_bytes += 2 * p * elem_bytes(dtype);
+                    row_bytes += depth * p * elem_bytes(dtype);
                 }
+            }
+            // A pass-through stays in its bound queue: no slot, and no VECOUT queue below.
+            if pass_through.iter().any(|(l, _)| *l == k) {
+                buf[k] = Buf::Queue;
+                continue;
             }
             // An f32 or half load is used where its queue holds it.
             if kind != 2 && (dtype == DType::F32 || node.half) {
@@ -532,22 +610,51 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
     let resident = high[2];
     row_bytes += calc_row_elems * 4;
     group_bytes += group_calc_elems * 4;
-    for s in &stage.stores {
+    for (j, s) in stage.stores.iter().enumerate() {
+        if pass_through.iter().any(|(_, o)| *o == j) {
+            continue;
+        }
         let node = &stage.nodes[s.node];
-        row_bytes += 2 * pitch(node.width) * elem_bytes(plan.outputs[s.output].dtype);
+        row_bytes += depth * pitch(node.width) * elem_bytes(plan.outputs[s.output].dtype);
     }
     // The invariant rows come in through a tile load's queue when one tile row of it holds the
-    // widest of them: a queue of their own would only add fixed bytes.
+    // widest of them: a queue of their own would only add fixed bytes. When none does (f32
+    // gamma and beta beside bf16 activations: Wan2.1's 5120-wide LayerNorm rows), through the
+    // widest tile queue a piece at a time, which saves the staging queue's whole row of fixed
+    // bytes for a few more DMA copies once per core.
+    let one_row = |k: NodeId| match stage.nodes[k].op {
+        MicroOp::Load { arg, .. } => {
+            pitch(stage.nodes[k].width) * elem_bytes(plan.inputs[arg].dtype)
+        }
+        _ => 0,
+    };
+    // (Not a pass-through's bound queue: the prologue widens the staged rows with Cast, and
+    // vector instructions do not read a TQueBind<VECIN, VECOUT> tensor.)
+    let stageable: Vec<NodeId> = tile_loads
+        .iter()
+        .copied()
+        .filter(|k| !pass_through.iter().any(|(l, _)| l == k))
+        .collect();
     let staging_queue = (staging > 0)
         .then(|| {
-            tile_loads.iter().copied().find(|k| {
-                let MicroOp::Load { arg, .. } = stage.nodes[*k].op else {
-                    return false;
-                };
-                pitch(stage.nodes[*k].width) * elem_bytes(plan.inputs[arg].dtype) >= staging
-            })
+            stageable
+                .iter()
+                .copied()
+                .find(|k| one_row(*k) >= staging)
+                .or_else(|| {
+                    // (Half rows keep a staging queue of their own: they are not widened.)
+                    if resident_loads.iter().any(|k| stage.nodes[*k].half) {
+                        return None;
+                    }
+                    stageable
+                        .iter()
+                        .copied()
+                        .filter(|k| one_row(*k) >= MIN_STAGING_PIECE)
+                        .max_by_key(|k| one_row(*k))
+                })
         })
         .flatten();
+    let staging_piece_bytes = staging_queue.map_or(staging, one_row);
     if staging_queue.is_some() {
         staging = 0;
     }
@@ -558,6 +665,7 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
         last_use,
         tile_loads,
         resident_loads,
+        pass_through,
         tables,
         signs,
         calc_row_elems,
@@ -565,10 +673,12 @@ pub fn layout(plan: &KernelPlan, stage: &Stage) -> StageLayout {
         resident_elems: resident,
         staging_bytes: staging,
         staging_queue,
+        staging_piece_bytes,
         table_elems,
         work_elems: work,
         row_bytes,
         group_bytes,
+        buffer_num: depth,
         group: stage.group.max(1),
         fixed_bytes,
     }
@@ -606,6 +716,7 @@ mod tests {
             last_use: vec![],
             tile_loads: vec![],
             resident_loads: vec![],
+            pass_through: vec![],
             tables: vec![],
             signs: vec![],
             calc_row_elems: 0,
@@ -613,10 +724,12 @@ mod tests {
             resident_elems: 0,
             staging_bytes: 0,
             staging_queue: None,
+            staging_piece_bytes: 0,
             table_elems: 0,
             work_elems: 0,
             row_bytes: 100,
             group_bytes: 1000,
+            buffer_num: 2,
             group: 24,
             fixed_bytes: 64,
         };

@@ -8,8 +8,8 @@
 //! 2. [`layout`] places every value in the Unified Buffer and derives the bytes a tile row and
 //!    the fixed buffers need, which the host tiling function turns into rows per tile;
 //! 3. [`emit`] writes the kernel (`<kernel>.cpp`, CANN-sample style: TPipe, double-buffered
-//!    TQue, CopyIn → Compute → CopyOut per tile, multi-core split of the rows) and its tiling
-//!    header;
+//!    TQue, CopyIn → Compute → CopyOut per tile, multi-core split of the rows; single-buffered
+//!    queues in a stage of which one row does not fit double-buffered) and its tiling header;
 //!    [`stats`] gives what a launch moves and holds (DDR bytes, rows per tile, UB per tile),
 //!    which the generator prints in each kernel's header comment and in `kernels.json`;
 //! 4. [`project`] writes the CMake project (kernels, host launchers behind one C ABI, the
@@ -187,11 +187,49 @@ fn plan_and_layout(
     lay_out(plan::plan(fused)?, target)
 }
 
-/// The layouts of a plan's stages, checked to fit the target's UB.
-fn lay_out(
-    mut plan: plan::KernelPlan,
+/// [`plan_and_layout`] where a stage of which one row does not fit double-buffered gets
+/// single-buffered queues ([`lay_out_single`]).
+fn plan_and_layout_single(
+    fused: &FusedOp,
     target: &TargetSpec,
 ) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>), GenError> {
+    lay_out_single(plan::plan(fused)?, target)
+}
+
+/// [`lay_out`], then every stage of which not one row fits the UB with double-buffered queues
+/// laid out again with one buffer per queue. The staging, resident, table and work buffers are
+/// the same either way; only the queues' bytes per row halve. The stages that fit keep their
+/// double buffers.
+fn lay_out_single(
+    plan: plan::KernelPlan,
+    target: &TargetSpec,
+) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>), GenError> {
+    let (plan, mut layouts) = lay_out_unchecked(plan, target);
+    for (i, l) in layouts.iter_mut().enumerate() {
+        if l.fit_rows(target.ub_bytes) == 0 {
+            *l = layout::layout_at(&plan, &plan.stages[i], 1);
+        }
+    }
+    layout::tiling(&plan, &layouts, target.ub_bytes, target.core_num)?;
+    Ok((plan, layouts))
+}
+
+/// The layouts of a plan's stages, checked to fit the target's UB.
+fn lay_out(
+    plan: plan::KernelPlan,
+    target: &TargetSpec,
+) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>), GenError> {
+    let (plan, layouts) = lay_out_unchecked(plan, target);
+    layout::tiling(&plan, &layouts, target.ub_bytes, target.core_num)?;
+    Ok((plan, layouts))
+}
+
+/// The double-buffered layouts of a plan's stages, grouped stages that do not fit ungrouped;
+/// not checked against the UB.
+fn lay_out_unchecked(
+    mut plan: plan::KernelPlan,
+    target: &TargetSpec,
+) -> (plan::KernelPlan, Vec<layout::StageLayout>) {
     let mut layouts: Vec<layout::StageLayout> = plan
         .stages
         .iter()
@@ -209,27 +247,40 @@ fn lay_out(
         plan::ungroup(&mut plan.stages[i]);
         layouts[i] = layout::layout(&plan, &plan.stages[i]);
     }
-    layout::tiling(&plan, &layouts, target.ub_bytes, target.core_num)?;
-    Ok((plan, layouts))
+    (plan, layouts)
 }
 
-/// The plan and layouts of a group's kernel at the widest tile that fits the target's UB: whole
-/// rows, else (every op working column by column) the widest column chunk that fits.
+/// A way to plan and lay out a body ([`plan_and_layout`] or [`plan_and_layout_single`]).
+type LayOut =
+    fn(&FusedOp, &TargetSpec) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>), GenError>;
+
+/// The plan and layouts of a group's kernel at the widest tile that fits the target's UB with
+/// double-buffered queues: whole rows, else (every op working column by column) the widest
+/// column chunk that fits. When neither fits and `single` allows it, the same with
+/// single-buffered queues in the stages that need them (a norm over a row too wide for two
+/// buffers per queue, which no column chunk can split). The error is the double-buffered one.
 fn plan_fitting(
     fused: &FusedOp,
     target: &TargetSpec,
+    single: bool,
 ) -> Result<(plan::KernelPlan, Vec<layout::StageLayout>, Option<usize>), GenError> {
-    match plan_and_layout(fused, target) {
+    let at = |lay: LayOut| match lay(fused, target) {
         Ok((p, l)) => Ok((p, l, None)),
         Err(GenError::Ub(whole_rows)) => plan::column_chunks(fused)
             .into_iter()
             .find_map(|c| {
-                plan_and_layout(&plan::chunk_columns(fused, c), target)
+                lay(&plan::chunk_columns(fused, c), target)
                     .ok()
                     .map(|(p, l)| (p, l, Some(c)))
             })
             .ok_or(GenError::Ub(whole_rows)),
         Err(e) => Err(e),
+    };
+    match at(plan_and_layout) {
+        Err(GenError::Ub(double)) if single => {
+            at(plan_and_layout_single).map_err(|_| GenError::Ub(double))
+        }
+        r => r,
     }
 }
 
@@ -242,15 +293,31 @@ pub struct Fit {
     pub chunk: Option<usize>,
     /// UB bytes of the largest stage at one row (one chunk) per tile, fixed buffers included.
     pub one_row_bytes: u64,
+    /// The fewest buffers per queue of any stage ([`layout::StageLayout::buffer_num`]): 2, or
+    /// 1 when a stage's row fits only single-buffered.
+    pub buffer_num: u64,
 }
 
-/// Whether the group's kernel fits `target`'s UB, and how ([`Fit`]); the error is the one
+/// Whether the group's kernel fits `target`'s UB, and how ([`Fit`]), single-buffered where a
+/// row does not fit double-buffered, as [`generate`] plans it; the error is the one
 /// [`generate`] would give.
 pub fn fit(fused: &FusedOp, target: &TargetSpec) -> Result<Fit, GenError> {
-    let (_, layouts, chunk) = plan_fitting(fused, target)?;
+    fit_at(fused, target, true)
+}
+
+/// [`fit`], with single-buffered queues only when `single`: without, a group of which one row
+/// does not fit double-buffered is refused (the question of auto-fusion's chain cut, so that a
+/// single-buffered kernel is formed only where the performance model says it pays).
+pub fn fit_at(fused: &FusedOp, target: &TargetSpec, single: bool) -> Result<Fit, GenError> {
+    let (_, layouts, chunk) = plan_fitting(fused, target, single)?;
     Ok(Fit {
         chunk,
         one_row_bytes: layouts.iter().map(|l| l.ub_bytes(1)).max().unwrap_or(0),
+        buffer_num: layouts
+            .iter()
+            .map(|l| l.buffer_num)
+            .min()
+            .unwrap_or(layout::DOUBLE_BUFFER),
     })
 }
 
@@ -318,19 +385,33 @@ fn fold_rows(
     (max_rows(&p) >= target.core_num.min(max_rows(whole))).then_some((p, l))
 }
 
-/// Generates the kernel of one group, checking that a row fits the target's UB. When a whole
-/// row does not fit and every op of the group works column by column, rows are cut into the
-/// widest column chunks that fit (the chunk index becomes an outer dim of the tiling); so are
-/// the rows of such a group when they are fewer than the target's cores (`spread_columns`).
-pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError> {
-    for (what, name) in [("kernel", &fused.kernel), ("target", &target.name)] {
-        if !is_safe_name(name) {
-            return Err(GenError::Name(format!(
-                "{what} name {name:?} may only hold letters, digits, '_', '-' and '.'"
-            )));
-        }
+/// The plan of a group's kernel as [`generate`] chooses it, without the C++.
+#[derive(Clone, Debug)]
+pub struct PlannedKernel {
+    /// The row programs.
+    pub plan: plan::KernelPlan,
+    /// Their UB layouts (each with its queue depth).
+    pub layouts: Vec<layout::StageLayout>,
+    /// Columns per row chunk ([`Kernel::chunk`]).
+    pub chunk: Option<usize>,
+    /// The chunks cut rows for the cores rather than for the UB (`spread_columns`).
+    pub spread: bool,
+    /// The last two dims folded into one row (`fold_rows`).
+    pub folded: bool,
+}
+
+impl PlannedKernel {
+    /// The tiling the host function computes for a UB size and core count.
+    pub fn tiling(&self, ub_bytes: u64, core_num: u64) -> Result<layout::Tiling, layout::UbError> {
+        layout::tiling(&self.plan, &self.layouts, ub_bytes, core_num)
     }
-    let (plan, layouts, chunk) = plan_fitting(fused, target)?;
+}
+
+/// The plan [`generate`] writes a group's kernel from: whole rows or column chunks, double
+/// buffered where a row fits that way (else single-buffered), spread over the cores or folded
+/// as `spread_columns` and `fold_rows` say. What the performance model costs a group by.
+pub fn planned(fused: &FusedOp, target: &TargetSpec) -> Result<PlannedKernel, GenError> {
+    let (plan, layouts, chunk) = plan_fitting(fused, target, true)?;
     let (plan, layouts, chunk, spread) = match spread_columns(fused, target, &plan, chunk) {
         Some((p, l, c)) => (p, l, c, true),
         None => (plan, layouts, chunk, false),
@@ -339,6 +420,36 @@ pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError
         Some(Some((p, l))) => (p, l, true),
         _ => (plan, layouts, false),
     };
+    Ok(PlannedKernel {
+        plan,
+        layouts,
+        chunk,
+        spread,
+        folded,
+    })
+}
+
+/// Generates the kernel of one group, checking that a row fits the target's UB. When a whole
+/// row does not fit and every op of the group works column by column, rows are cut into the
+/// widest column chunks that fit (the chunk index becomes an outer dim of the tiling); so are
+/// the rows of such a group when they are fewer than the target's cores (`spread_columns`).
+/// A stage of which one row fits only with single-buffered queues gets them
+/// ([`layout::StageLayout::buffer_num`] 1).
+pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError> {
+    for (what, name) in [("kernel", &fused.kernel), ("target", &target.name)] {
+        if !is_safe_name(name) {
+            return Err(GenError::Name(format!(
+                "{what} name {name:?} may only hold letters, digits, '_', '-' and '.'"
+            )));
+        }
+    }
+    let PlannedKernel {
+        plan,
+        layouts,
+        chunk,
+        spread,
+        folded,
+    } = planned(fused, target)?;
     let mut about = describe(fused);
     if folded {
         about.push_str(
@@ -357,6 +468,12 @@ pub fn generate(fused: &FusedOp, target: &TargetSpec) -> Result<Kernel, GenError
         about.push_str(&format!(
             "\n(rows are cut into chunks of {c} columns: {why})"
         ));
+    }
+    if layouts.iter().any(|l| l.buffer_num < layout::DOUBLE_BUFFER) {
+        about.push_str(
+            "\n(single-buffered queues where one row does not fit the UB double-buffered: \
+             copy-in, compute and copy-out of a tile do not overlap there)",
+        );
     }
     // The UB fill and DDR traffic at the target's defaults (the generator's report).
     let st = stats::stats(&plan, &layouts, target.ub_bytes, target.core_num)?;

@@ -61,6 +61,18 @@ pub struct RowMap {
     pub contiguous: bool,
 }
 
+/// The columns of an argument's rows a load reads: `offset..offset + the node's width` of rows
+/// `row_width` elements wide. A `dit.split` along the last dim of a body argument becomes one
+/// windowed load per piece read, so the kernel reads the pieces in place (the GM row stride is
+/// the parent's width) instead of a copy kernel materializing them first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Window {
+    /// First column read.
+    pub offset: usize,
+    /// Elements per GM row of the argument (its last dim).
+    pub row_width: usize,
+}
+
 /// An elementwise function of one operand, in f32.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum UnaryOp {
@@ -116,6 +128,9 @@ pub enum MicroOp {
         arg: usize,
         /// Which GM row.
         rows: RowMap,
+        /// Only some columns of each row (a piece of a `dit.split` along the argument's last
+        /// dim); `None`: the whole row.
+        window: Option<Window>,
     },
     /// Elementwise unary.
     Unary(UnaryOp, NodeId),
@@ -272,7 +287,7 @@ impl Stage {
     /// The sources of tile load `node`: `(first stage row, end, argument, GM row of the first)`,
     /// in row order (one for a load without segments).
     pub fn sources(&self, node: NodeId) -> Vec<(u64, u64, usize, u64)> {
-        let MicroOp::Load { arg, rows } = &self.nodes[node].op else {
+        let MicroOp::Load { arg, rows, .. } = &self.nodes[node].op else {
             return Vec::new();
         };
         let mut out = vec![(0, self.rows, *arg, rows.base)];
@@ -567,7 +582,11 @@ impl StageBuilder<'_> {
             Def::Arg(arg) => {
                 let rows = self.row_map(outer, map);
                 return Ok(self.push(
-                    MicroOp::Load { arg, rows },
+                    MicroOp::Load {
+                        arg,
+                        rows,
+                        window: None,
+                    },
                     width,
                     invariant,
                     format!("argument #{arg}"),
@@ -800,10 +819,99 @@ impl StageBuilder<'_> {
                 self.binary(BinaryOp::Add, p, q, width, &note)
             }
             Some(OpKind::Concat) => self.concat(op, id, map, &note),
+            Some(OpKind::Split) => self.split_piece(op, k, id, map, &note),
             _ => Err(Stop::Refuse(format!(
                 "{note}: this op is not generated in an Ascend C vector kernel"
             ))),
         }
+    }
+
+    /// Piece `id` of `dit.split` body op `k` along the last dim of a body argument: a load of
+    /// the piece's columns of the argument's rows ([`Window`]), read in place from GM.
+    ///
+    /// DataCopyPad (GM -> VECIN, CANN atlasascendc_api_07_0265) takes the burst length and the
+    /// GM gap between bursts in bytes (DataCopyExtParams blockLen, srcStride) and puts no
+    /// alignment constraint on the GlobalTensor's start, for half, bfloat16_t and float alike;
+    /// the generator nevertheless asks every window to start and end on a 32-byte GM block
+    /// (offset · element bytes and width · element bytes multiples of 32): then each burst is
+    /// whole blocks, no block of GM is fetched for two windows, no UB row carries padding,
+    /// and the same load could be spelled with DataCopyParams, whose blockLen and srcStride
+    /// count 32-byte blocks (atlasascendc_api_07_0265 table 4). Other windows are refused.
+    fn split_piece(
+        &mut self,
+        op: &dit_runtime::fused::BodyOp,
+        k: usize,
+        id: usize,
+        map: &[DimMap],
+        note: &str,
+    ) -> Result<NodeId, Stop> {
+        let src = op
+            .operands
+            .first()
+            .copied()
+            .flatten()
+            .ok_or_else(|| Stop::Refuse(format!("{note}: the operand is missing")))?;
+        let Def::Arg(arg) = self.defs[src] else {
+            return Err(Stop::Refuse(format!(
+                "{note}: only a split of a kernel input is generated (its pieces are read as \
+                 column windows of the input's rows)"
+            )));
+        };
+        let shape = &self.types[src].shape;
+        let rank = shape.len() as i64;
+        let dim = attr_i64(&op.attrs, "dim")
+            .ok_or_else(|| Stop::Refuse(format!("{note}: dim is missing")))?;
+        if rank == 0 || (dim != -1 && dim != rank - 1) {
+            return Err(Stop::Refuse(format!(
+                "{note}: only a split along the last dim is generated (dim = {dim})"
+            )));
+        }
+        let sizes = match op.attrs.get("sizes") {
+            Some(AttrValue::Ints(v)) => v.clone(),
+            _ => return Err(Stop::Refuse(format!("{note}: sizes are missing"))),
+        };
+        let row_width = split_shape(shape).1;
+        if sizes.len() != op.results.len()
+            || sizes.iter().any(|s| *s < 0)
+            || sizes.iter().sum::<i64>() != row_width as i64
+        {
+            return Err(Stop::Refuse(format!(
+                "{note}: sizes {sizes:?} do not split a last dim of {row_width}"
+            )));
+        }
+        // The piece's index among the op's results (they take consecutive value ids).
+        let first = self
+            .defs
+            .iter()
+            .position(|d| matches!(d, Def::Op(j) if *j == k))
+            .unwrap_or(id);
+        let piece = id - first;
+        let offset: usize = sizes[..piece].iter().map(|s| *s as usize).sum();
+        let width = sizes[piece] as usize;
+        let elem = crate::layout::elem_bytes(self.types[src].dtype) as usize;
+        for (what, n) in [("offset", offset), ("width", width)] {
+            if !(n * elem).is_multiple_of(32) {
+                return Err(Stop::Refuse(format!(
+                    "{note}: piece #{piece}'s column {what} {n} is not a whole number of \
+                     32-byte GM blocks of {} (columns {offset}..{})",
+                    self.types[src].dtype.mlir_name(),
+                    offset + width
+                )));
+            }
+        }
+        let (outer, _) = split_shape(shape);
+        let rows = self.row_map(outer, map);
+        let invariant = map.iter().all(|m| matches!(m, DimMap::Fixed(_)));
+        Ok(self.push(
+            MicroOp::Load {
+                arg,
+                rows,
+                window: Some(Window { offset, row_width }),
+            },
+            width,
+            invariant,
+            format!("argument #{arg}, columns {offset}..{}", offset + width),
+        ))
     }
 
     /// A per-feature vector (gamma, beta: shape [D]) as an invariant node.
@@ -944,7 +1052,8 @@ fn plan_with(fused: &FusedOp, repeat_each: bool) -> Result<KernelPlan, PlanError
             types.push(r.clone());
             defs.push(Def::Op(k));
         }
-        if op.results.len() != 1 {
+        // A split's pieces are loads of an input's columns (`StageBuilder::split_piece`).
+        if op.results.len() != 1 && OpKind::from_name(&op.name) != Some(OpKind::Split) {
             return Err(fail(format!(
                 "body op #{k} ({}) has {} results; generated kernels take single-result ops",
                 op.name,
@@ -1098,9 +1207,18 @@ pub fn merge_stages(a: &Stage, b: &Stage, inputs: &[TensorType]) -> Option<Stage
             return None;
         }
         match (&x.op, &y.op) {
-            (MicroOp::Load { arg: xa, rows: xr }, MicroOp::Load { arg: ya, rows: yr })
-                if !x.invariant =>
-            {
+            (
+                MicroOp::Load {
+                    arg: xa,
+                    rows: xr,
+                    window: None,
+                },
+                MicroOp::Load {
+                    arg: ya,
+                    rows: yr,
+                    window: None,
+                },
+            ) if !x.invariant => {
                 if !xr.contiguous || !yr.contiguous || inputs[*xa].dtype != inputs[*ya].dtype {
                     return None;
                 }
@@ -1595,7 +1713,7 @@ mod tests {
             .nodes
             .iter()
             .filter_map(|n| match &n.op {
-                MicroOp::Load { arg, rows } => Some((*arg, rows.clone())),
+                MicroOp::Load { arg, rows, .. } => Some((*arg, rows.clone())),
                 _ => None,
             })
             .collect();
@@ -1628,7 +1746,7 @@ mod tests {
             .nodes
             .iter()
             .find_map(|n| match &n.op {
-                MicroOp::Load { arg: 1, rows } => Some(rows.clone()),
+                MicroOp::Load { arg: 1, rows, .. } => Some(rows.clone()),
                 _ => None,
             })
             .unwrap();

@@ -301,6 +301,7 @@ pub fn manifest(kernels: &[Kernel], target: &TargetSpec) -> String {
                     "row_bytes": l.row_bytes,
                     "group_bytes": l.group_bytes,
                     "fixed_bytes": l.fixed_bytes,
+                    "buffer_num": l.buffer_num,
                 })).collect::<Vec<_>>(),
                 "tiling": k.stats(target.ub_bytes, target.core_num).ok().map(|st| json!({
                     "block_dim": st.block_dim,

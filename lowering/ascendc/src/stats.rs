@@ -24,8 +24,11 @@ pub struct StageStats {
     pub tiles_per_core: u64,
     /// Tiles over all cores.
     pub tiles: u64,
-    /// UB bytes a full tile takes (every InitBuffer of the stage).
+    /// UB bytes a full tile takes (every InitBuffer of the stage, each queue at its depth).
     pub ub_bytes_used: u64,
+    /// Buffers per tile queue (2: double-buffered; 1: copy-in, compute and copy-out of a tile
+    /// do not overlap).
+    pub buffer_num: u64,
     /// UB bytes of the core.
     pub ub_bytes: u64,
     /// Bytes read from DDR (GM), re-reads included.
@@ -79,13 +82,18 @@ impl KernelStats {
         );
         for (i, st) in self.stages.iter().enumerate() {
             s.push_str(&format!(
-                "\n  stage {i}: {} rows, {} rows/tile{}, {} tiles ({} per core), UB {} / {} B ({:.1}%), DDR {} B read, {} B written",
+                "\n  stage {i}: {} rows, {} rows/tile{}{}, {} tiles ({} per core), UB {} / {} B ({:.1}%), DDR {} B read, {} B written",
                 st.rows,
                 st.tile_rows,
                 if st.group > 1 {
                     format!(" (groups of {})", st.group)
                 } else {
                     String::new()
+                },
+                if st.buffer_num == 1 {
+                    ", single-buffered"
+                } else {
+                    ""
                 },
                 st.tiles,
                 st.tiles_per_core,
@@ -174,6 +182,7 @@ fn stage_stats(
         tiles_per_core,
         tiles,
         ub_bytes_used: layout.ub_bytes(t.tile_rows),
+        buffer_num: layout.buffer_num,
         ub_bytes,
         ddr_read_bytes: read,
         ddr_write_bytes: write,

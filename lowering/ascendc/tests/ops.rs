@@ -339,3 +339,83 @@ fn narrow_rows_fold_their_last_two_dims() {
     let result = common::check_once(&lib, &wrong, 4, target.ub_bytes as u32, &inputs, &expected);
     assert!(result.is_err(), "the wrong gather passed");
 }
+
+/// A body of which one row does not fit the UB with double-buffered queues, but does with one
+/// buffer per queue (Wan2.1's residual add and the LayerNorm after it, with the f32 residual
+/// also an output, at a UB just big enough for one single-buffered row): the generator plans
+/// the stage single-buffered (`BUFFER_NUM = 1`), the tiling and the printed UB fill count the
+/// queues once, and the kernel built against the CPU model (whose UB and queue-depth checks
+/// hold) matches the reference with 1/3/8/40 cores. Its f32 gamma and beta, wider than one
+/// row of the bf16 queues, come in through one of them a piece at a time.
+#[test]
+fn rows_that_fit_only_single_buffered_get_one_buffer_per_queue() {
+    let group = r#"{"kernel": "fused_single_buffer_0", "body": {
+        "args": [{"dtype": "bf16", "shape": [1, 3, 512]}, {"dtype": "f32", "shape": [1, 1, 512]},
+                 {"dtype": "bf16", "shape": [1, 3, 512]}, {"dtype": "f32", "shape": [512]},
+                 {"dtype": "f32", "shape": [512]}],
+        "ops": [
+          {"name": "dit.cast", "operands": [0], "results": [{"dtype": "f32", "shape": [1, 3, 512]}]},
+          {"name": "dit.mul", "operands": [5, 1], "results": [{"dtype": "f32", "shape": [1, 3, 512]}]},
+          {"name": "dit.cast", "operands": [2], "results": [{"dtype": "f32", "shape": [1, 3, 512]}]},
+          {"name": "dit.add", "operands": [7, 6], "results": [{"dtype": "f32", "shape": [1, 3, 512]}]},
+          {"name": "dit.cast", "operands": [8], "results": [{"dtype": "bf16", "shape": [1, 3, 512]}]},
+          {"name": "dit.cast", "operands": [9], "results": [{"dtype": "f32", "shape": [1, 3, 512]}]},
+          {"name": "dit.layer_norm", "operands": [10, 3, 4], "attrs": {"epsilon": 1e-6},
+           "results": [{"dtype": "f32", "shape": [1, 3, 512]}]},
+          {"name": "dit.cast", "operands": [11], "results": [{"dtype": "bf16", "shape": [1, 3, 512]}]}],
+        "yield": [9, 10, 12]}}"#;
+    let fused = dit_runtime::fused::FusedOp::parse(group).unwrap();
+    let roomy = dit_ascendc::generate(&fused, &common::target()).unwrap();
+    let double = &roomy.layouts[0];
+    assert_eq!(double.buffer_num, 2);
+    let single = dit_ascendc::layout::layout_at(&roomy.plan, &roomy.plan.stages[0], 1);
+    // The queues (two bf16 loads, bf16 + f32 + bf16 stores, 512 wide) count once, not twice.
+    let queues = 512 * (2 + 2 + 2 + 4 + 2);
+    assert_eq!(double.row_bytes - single.row_bytes, queues);
+    assert_eq!(double.fixed_bytes, single.fixed_bytes);
+    // gamma and beta (f32, 2048 B a row) come in through a 1024-byte bf16 queue row, in
+    // pieces, not through a staging queue of their own.
+    assert_eq!(single.staging_bytes, 0);
+    assert_eq!(single.staging_piece_bytes, 1024);
+    assert!(single.staging_queue.is_some());
+    // A UB that holds one single-buffered row and not one double-buffered row.
+    let ub = single.ub_bytes(1);
+    assert!(double.ub_bytes(1) > ub);
+    let small = dit_ascendc::TargetSpec::new("small", ub);
+    let err = dit_ascendc::fit_at(&fused, &small, false).unwrap_err();
+    assert!(err.to_string().contains("one row needs"), "{err}");
+    let fit = dit_ascendc::fit(&fused, &small).unwrap();
+    assert_eq!(
+        (fit.buffer_num, fit.one_row_bytes, fit.chunk),
+        (1, ub, None)
+    );
+    let k = dit_ascendc::generate(&fused, &small).unwrap();
+    assert_eq!(k.layouts[0].buffer_num, 1);
+    assert_eq!(k.layouts[0], single);
+    assert!(
+        k.source
+            .contains("static constexpr int32_t BUFFER_NUM = 1;"),
+        "{}",
+        k.source
+    );
+    assert!(
+        k.source.contains("c += 256u"),
+        "gamma staged in pieces of 256"
+    );
+    assert!(!k.source.contains("stageQ"), "no staging queue of its own");
+    let t = k.tiling(ub, small.core_num).unwrap();
+    assert_eq!(t.stages[0].tile_rows, 1);
+    let st = k.stats(ub, small.core_num).unwrap();
+    assert_eq!(st.stages[0].buffer_num, 1);
+    assert_eq!(st.stages[0].ub_bytes_used, ub);
+    assert!(
+        st.summary().contains("1 rows/tile, single-buffered"),
+        "{}",
+        st.summary()
+    );
+    // The roomy target's kernel keeps double buffers and the namespace default.
+    assert!(!roomy.source.contains("static constexpr int32_t BUFFER_NUM"));
+    let (kernels, launches) =
+        common::generate_build_check_for("single_buffer", &[group.to_string()], &small);
+    assert_eq!((kernels, launches), (1, 16));
+}

@@ -14,6 +14,11 @@
 //! kernel = sum of phases + launches x launch overhead
 //! ```
 //!
+//! A phase of single-buffered queues ([`Phase::serial`]: the generator's fallback when one row
+//! does not fit the UB double-buffered) does not overlap them: a core copies a tile in, computes
+//! it, copies it out, then starts the next, so the phase takes its DDR term plus its vector
+//! term (each the larger of its all-cores and busiest-core forms) plus its Cube term.
+//!
 //! The busiest-core terms see a split that leaves cores idle or uneven (49 rows on 48 cores
 //! take two rows' time): a core is given its fair share of the bandwidth, `bandwidth / vector
 //! cores`. The launch overhead is added, not overlapped: seed 004 counts its ~10 µs per launch
@@ -23,7 +28,8 @@
 //! once (plus the temporaries of their kernel-table entry, as the cost model counts them), the
 //! flops of the op at the Cube's peak. Generated kernels (`dit.fused`) get an ideal estimate
 //! here (the body's unique bytes and its vector ops); a caller that sees the Ascend C
-//! generator's plan (bench's kernel_model) replaces it with the traffic of the actual tiling.
+//! generator's plan (bench's kernel_model, dit-auto-fuse's single-buffer check) replaces it
+//! with the traffic of the actual tiling, [`generated_work`].
 //! A kernel's roofline is its unique DDR bytes at the target's bandwidth; its ratio is its
 //! modeled time without the launch overhead over that.
 //!
@@ -34,6 +40,10 @@
 
 use crate::analysis::cost::{kernel_bytes, placement, tensor_bytes, Placement};
 use crate::analysis::report::RawPoint;
+use dit_ascendc::{
+    layout::{elem_bytes, pitch, StageLayout, Tiling, DOUBLE_BUFFER},
+    plan::{KernelPlan, MicroOp, UnaryOp},
+};
 use dit_dialect::{
     diagnostics::file_line_col,
     ir::Op,
@@ -94,6 +104,9 @@ pub struct Phase {
     pub cube_flops: u64,
     /// int8 Cube ops.
     pub cube_int8_ops: u64,
+    /// DMA and compute do not overlap (single-buffered queues): the phase takes the sum of its
+    /// terms, not the largest.
+    pub serial: bool,
 }
 
 /// What bounds a phase (or the kernel: its longest phase's bound).
@@ -181,7 +194,7 @@ pub fn estimate(work: &Work, r: &Rates) -> Estimate {
         e.ddr_s += ddr;
         e.vector_s += vector;
         e.cube_s += cube;
-        let (t, bound) = [
+        let (largest, bound) = [
             (ddr_all, Bound::Ddr),
             (ddr_core, Bound::DdrBusiestCore),
             (vector, Bound::Vector),
@@ -192,6 +205,12 @@ pub fn estimate(work: &Work, r: &Rates) -> Estimate {
             (0.0, Bound::Ddr),
             |best, x| if x.0 > best.0 { x } else { best },
         );
+        // Without overlap every term adds; the bound is still the largest one.
+        let t = if p.serial {
+            ddr + vector + cube
+        } else {
+            largest
+        };
         e.body_s += t;
         if t > longest {
             longest = t;
@@ -235,16 +254,13 @@ pub fn launches(root: Op) -> Vec<Launch> {
             op.name()
         };
         let unique_bytes = io_bytes(op);
-        let mut phase = if generated {
-            fused_phase(op)
+        let phase = if generated {
+            Phase {
+                ddr_bytes: unique_bytes,
+                ..fused_phase(op)
+            }
         } else {
-            library_phase(op)
-        };
-        // Library kernels move what the cost model counts (temporaries included).
-        phase.ddr_bytes = if generated {
-            unique_bytes
-        } else {
-            kernel_bytes(op)
+            library_op_phase(op)
         };
         out.push(Launch {
             op,
@@ -407,6 +423,24 @@ fn cube_phase(op: Op) -> Option<Phase> {
     })
 }
 
+/// The work of `op` as the library kernel(s) the lowering launches for it (the op alone, at
+/// its roofline, as [`launches`] counts it): what a group's ops cost when they are not fused.
+pub fn library_work(op: Op) -> Work {
+    Work {
+        launches: crate::analysis::cost::library_launches(op),
+        phases: vec![library_op_phase(op)],
+    }
+}
+
+/// A library op's phase: its Cube or vector work, moving what the cost model counts
+/// (temporaries included).
+fn library_op_phase(op: Op) -> Phase {
+    Phase {
+        ddr_bytes: kernel_bytes(op),
+        ..library_phase(op)
+    }
+}
+
 /// A library kernel's work: the Cube's for a matmul or attention, else its vector ops.
 fn library_phase(op: Op) -> Phase {
     cube_phase(op).unwrap_or(Phase {
@@ -428,6 +462,129 @@ fn fused_phase(op: Op) -> Phase {
         vector_ops: ops,
         ..Phase::default()
     }
+}
+
+/// f32 vector instructions per element of a micro-op of the Ascend C generator's plan (the row
+/// program the kernel runs): one per Ascend C vector instruction it emits, roughly.
+pub fn micro_op_cost(op: &MicroOp) -> u64 {
+    match op {
+        MicroOp::Load { .. } => 0,
+        MicroOp::Unary(u, _) => match u {
+            UnaryOp::Neg
+            | UnaryOp::Exp
+            | UnaryOp::Sqrt
+            | UnaryOp::Rsqrt
+            | UnaryOp::Relu
+            | UnaryOp::AddScalar(_)
+            | UnaryOp::MulScalar(_) => 1,
+            UnaryOp::Sigmoid => 4,
+            UnaryOp::Silu | UnaryOp::Tanh => 5,
+            UnaryOp::GeluTanh => 7,
+            UnaryOp::FastGelu => 8,
+            UnaryOp::Erf => 10,
+            UnaryOp::GeluErf => 13,
+        },
+        MicroOp::Binary(..)
+        | MicroOp::ExpandLast(_)
+        | MicroOp::RepeatEach { .. }
+        | MicroOp::Slice { .. } => 1,
+        MicroOp::ConcatLast(_) | MicroOp::Round { .. } => 2,
+        MicroOp::Rotate { .. } => 2,
+        MicroOp::Rms { .. } => 4,
+        MicroOp::Softmax(_) => 5,
+        MicroOp::Standardize { .. } => 6,
+    }
+}
+
+/// The work of a kernel the Ascend C generator planned (`plan`, `layouts`) under `tiling`: per
+/// stage, the DDR bytes every core moves (tile rows of each loaded operand and stored output;
+/// a grouped row once per group; an invariant row once per core that has rows) and the vector
+/// ops, all cores and the busiest; a stage of single-buffered queues is a serial phase. Also
+/// the DDR bytes of the launch.
+pub fn generated_work(plan: &KernelPlan, layouts: &[StageLayout], tiling: &Tiling) -> (Work, u64) {
+    let mut phases = Vec::new();
+    let mut total = 0u64;
+    for ((stage, layout), st) in plan.stages.iter().zip(layouts).zip(&tiling.stages) {
+        let group = st.group.max(1);
+        // (per row, per group, per core) of DDR bytes and of vector ops.
+        let (mut row_b, mut group_b, mut core_b) = (0u64, 0u64, 0u64);
+        let (mut row_v, mut group_v, mut core_v) = (0u64, 0u64, 0u64);
+        for (id, node) in stage.nodes.iter().enumerate() {
+            let p = pitch(node.width);
+            let (bytes, ops) = match &node.op {
+                // A pass-through goes from copy-in to copy-out in its bound queue, untouched.
+                MicroOp::Load { arg, .. } if layout.bound_store(id).is_some() => {
+                    (node.width as u64 * elem_bytes(plan.inputs[*arg].dtype), 0)
+                }
+                MicroOp::Load { arg, .. } => {
+                    let eb = elem_bytes(plan.inputs[*arg].dtype);
+                    // 16-bit loads are widened to f32 by one Cast.
+                    (node.width as u64 * eb, if eb == 4 { 0 } else { p })
+                }
+                op => (0, micro_op_cost(op) * p),
+            };
+            if node.invariant {
+                core_b += bytes;
+                core_v += ops;
+            } else if node.grouped {
+                group_b += bytes;
+                group_v += ops;
+            } else {
+                row_b += bytes;
+                row_v += ops;
+            }
+        }
+        for (j, store) in stage.stores.iter().enumerate() {
+            let node = &stage.nodes[store.node];
+            let eb = elem_bytes(plan.outputs[store.output].dtype);
+            let bytes = node.width as u64 * eb;
+            let ops = if eb == 4 || layout.bound_load(j).is_some() {
+                0
+            } else {
+                pitch(node.width)
+            };
+            if node.grouped {
+                group_b += bytes;
+                group_v += ops;
+            } else {
+                row_b += bytes;
+                row_v += ops;
+            }
+        }
+        let busiest_rows = if st.big_core_num > 0 {
+            st.big_core_rows
+        } else {
+            st.small_core_rows
+        };
+        let active = if st.small_core_rows > 0 {
+            tiling.block_dim
+        } else {
+            st.big_core_num
+        };
+        let of = |rows: u64, per_row: u64, per_group: u64, per_core: u64, cores: u64| {
+            rows.saturating_mul(per_row)
+                .saturating_add((rows / group).saturating_mul(per_group))
+                .saturating_add(cores.saturating_mul(per_core))
+        };
+        let ddr = of(st.rows, row_b, group_b, core_b, active);
+        total = total.saturating_add(ddr);
+        phases.push(Phase {
+            ddr_bytes: ddr,
+            busiest_core_ddr_bytes: Some(of(busiest_rows, row_b, group_b, core_b, 1)),
+            vector_ops: of(st.rows, row_v, group_v, core_v, active),
+            busiest_core_vector_ops: Some(of(busiest_rows, row_v, group_v, core_v, 1)),
+            cube_flops: 0,
+            cube_int8_ops: 0,
+            serial: layout.buffer_num < DOUBLE_BUFFER,
+        });
+    }
+    (
+        Work {
+            launches: 1,
+            phases,
+        },
+        total,
+    )
 }
 
 /// The totals of one module's call.
@@ -518,6 +675,38 @@ mod tests {
         let e1 = estimate(&one_core, &r);
         assert_eq!(e1.bound, Bound::DdrBusiestCore);
         assert!((e1.body_s / e.body_s - 48.0).abs() < 1e-9, "{e1:?}");
+    }
+
+    #[test]
+    fn a_single_buffered_phase_adds_its_terms() {
+        // 16 MiB and 2^33 vector ops on 48 cores: overlapped, the larger; serial, the sum.
+        let r = a2();
+        let phase = Phase {
+            ddr_bytes: 16 << 20,
+            vector_ops: 1 << 33,
+            ..Phase::default()
+        };
+        let ddr = (16u64 << 20) as f64 / r.ddr_bytes_per_s;
+        let vector = (1u64 << 33) as f64 / (r.vector_f32_per_core_s * r.vector_cores);
+        let work = |p: Phase| Work {
+            launches: 1,
+            phases: vec![p],
+        };
+        let overlapped = estimate(&work(phase), &r);
+        assert!(
+            (overlapped.body_s - ddr.max(vector)).abs() < 1e-15,
+            "{overlapped:?}"
+        );
+        let serial = estimate(
+            &work(Phase {
+                serial: true,
+                ..phase
+            }),
+            &r,
+        );
+        assert!((serial.body_s - (ddr + vector)).abs() < 1e-15, "{serial:?}");
+        assert_eq!(serial.bound, overlapped.bound);
+        assert!(serial.total_s() > overlapped.total_s());
     }
 
     #[test]

@@ -992,6 +992,33 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
             }
             break;
         }
+        if ikind == Some(K::Split) {
+            // A split along the last dim (auto-fuse lets one open a group: its pieces are
+            // column windows of the input): one tensor.extract_slice per piece.
+            let x = segments(inner)
+                .first()
+                .copied()
+                .flatten()
+                .ok_or_else(|| fail("operand #0 is missing".into()))
+                .and_then(get)?;
+            let rank = x.shape.len() as i64;
+            let dim = inner.attr("dim").and_then(|a| a.as_i64()).unwrap_or(-1);
+            if rank == 0 || (dim != -1 && dim != rank - 1) {
+                return Err(fail(format!("only the last dim is lowered (dim = {dim})")));
+            }
+            let mut offset = 0i64;
+            for r in inner.results() {
+                let (shape, _) = static_tensor(r).map_err(&fail)?;
+                let len = shape[shape.len() - 1];
+                let piece = b.slice_last(&x, offset, len);
+                offset += len;
+                values.insert(r.key(), piece);
+            }
+            if offset != x.shape[x.shape.len() - 1] {
+                return Err(fail("the pieces do not cover the last dim".into()));
+            }
+            continue;
+        }
         if inner.num_results() != 1 {
             return Err(fail("ops with several results are not lowered yet".into()));
         }

@@ -12,6 +12,7 @@
 
 use crate::{
     analysis::cost::{kernel_bytes, tensor_bytes},
+    analysis::perf_model::{self, Rates},
     registry::{DitPass, PassContext, PassFailed, PassOptionInfo},
 };
 use dit_dialect::{
@@ -62,11 +63,28 @@ struct UbModel {
     /// The generator's answers so far, by (arguments, body ops) and then the body itself: a
     /// model repeats its blocks, so most candidate groups are a body already planned (full
     /// FLUX.1-dev asks 551 times for a few dozen distinct bodies; planning was half the pass).
-    fits: RefCell<HashMap<(usize, usize), Vec<(dit_runtime::fused::FusedOp, GeneratorFit)>>>,
+    fits: RefCell<HashMap<(usize, usize), Vec<SeenFit>>>,
+    /// The target's rates, for the performance model's word on a single-buffered kernel.
+    rates: Rates,
+    /// The groups (their members' [`op_key`]s, sorted) that `AutoFuse::join_single_buffered`
+    /// found to pay as single-buffered kernels: the only ones the final fusion lets through
+    /// with single-buffered queues.
+    single_ok: RefCell<HashSet<Vec<usize>>>,
+}
+
+/// A group's identity for [`UbModel::single_ok`].
+fn group_key(members: &[Op]) -> Vec<usize> {
+    let mut key: Vec<usize> = members.iter().map(|o| op_key(*o)).collect();
+    key.sort_unstable();
+    key.dedup();
+    key
 }
 
 /// What [`dit_ascendc::fit`] answered for one body.
 type GeneratorFit = Result<dit_ascendc::Fit, dit_ascendc::GenError>;
+
+/// A body the generator was asked about, and its answer.
+type SeenFit = (dit_runtime::fused::FusedOp, GeneratorFit);
 
 impl UbModel {
     /// [`dit_ascendc::fit`] of `fused`, planned once per distinct body.
@@ -84,7 +102,9 @@ impl UbModel {
         {
             return fit.clone();
         }
-        let fit = dit_ascendc::fit(&fused, &self.spec);
+        // Double-buffered only: a single-buffered kernel is formed only where the performance
+        // model says it pays (`AutoFuse::join_single_buffered`).
+        let fit = dit_ascendc::fit_at(&fused, &self.spec, false);
         self.fits
             .borrow_mut()
             .entry(key)
@@ -118,8 +138,15 @@ impl UbModel {
                         self.budget
                     ))
                 }
+                // A split's pieces are column windows of the generated kernel's loads: no
+                // other kernel reads them in place, so the generator must take the group.
+                Err(e) if members.iter().any(|m| m.is_kind(OpKind::Split)) => {
+                    return Err(format!("the Ascend C generator does not take it: {e}"))
+                }
                 Err(_) => {}
             }
+        } else if members.iter().any(|m| m.is_kind(OpKind::Split)) {
+            return Err("a value of the group has no runtime type".to_string());
         }
         if shape.ub_bytes <= self.budget {
             Ok(shape.ub_bytes)
@@ -131,6 +158,46 @@ impl UbModel {
                 self.budget
             ))
         }
+    }
+}
+
+impl UbModel {
+    /// [`UbModel::fit`], or else, for a group `AutoFuse::join_single_buffered` made
+    /// ([`UbModel::single_ok`]), the generator's fit with single-buffered queues where one row
+    /// does not fit double-buffered: `Ok((bytes, buffers per queue))`. The final fusion's
+    /// check.
+    fn fit_final(&self, members: &[Op]) -> Result<(u64, u64), String> {
+        let double = match self.fit(members) {
+            Ok(bytes) => return Ok((bytes, dit_ascendc::layout::DOUBLE_BUFFER)),
+            Err(reason) => reason,
+        };
+        if !self.single_ok.borrow().contains(&group_key(members)) {
+            return Err(double);
+        }
+        generator_body(members, &shape_of(members))
+            .and_then(|fused| dit_ascendc::fit(&fused, &self.spec).ok())
+            .map(|fit| (fit.one_row_bytes, fit.buffer_num))
+            .ok_or(double)
+    }
+
+    /// The modeled time (device time and launch) of the group as the kernel the generator
+    /// writes for it (single-buffered where it must be), at the pass's UB and the target's
+    /// vector cores; `None` when the generator does not take it. A dynamic outer dim counts as
+    /// one row, as in [`generator_body`].
+    fn kernel_s(&self, members: &[Op]) -> Option<(f64, u64)> {
+        let fused = generator_body(members, &shape_of(members))?;
+        let planned = dit_ascendc::planned(&fused, &self.spec).ok()?;
+        let tiling = planned
+            .tiling(self.spec.ub_bytes, self.spec.core_num)
+            .ok()?;
+        let (work, _) = perf_model::generated_work(&planned.plan, &planned.layouts, &tiling);
+        let buffers = planned
+            .layouts
+            .iter()
+            .map(|l| l.buffer_num)
+            .min()
+            .unwrap_or(dit_ascendc::layout::DOUBLE_BUFFER);
+        Some((perf_model::estimate(&work, &self.rates).total_s(), buffers))
     }
 }
 
@@ -457,21 +524,28 @@ fn shape_of<'a>(members: &[Op<'a>]) -> GroupShape<'a> {
                 inputs.push(v);
             }
         }
-        let result = op.result(0);
-        let t = result.tensor();
-        ub_bytes = ub_bytes.saturating_add(t.as_ref().map_or(0, tile_bytes));
-        let users = result.users();
-        if users.iter().any(|u| !contains(u)) || users.is_empty() {
-            // An extra output (level 2): written once either way, but the in-group users
-            // no longer read it back.
-            if users.iter().any(contains) {
-                saved_bytes = saved_bytes.saturating_add(t.as_ref().map_or(0, tensor_bytes));
+        // Every member has one result but an opening dit.split (`absorb_splits`), whose
+        // pieces nobody reads are neither read by the kernel nor yielded.
+        let split = op.is_kind(OpKind::Split);
+        for result in op.results() {
+            let t = result.tensor();
+            let users = result.users();
+            if split && users.is_empty() {
+                continue;
             }
-            outputs.push(result);
-        } else {
-            // Written and read back once through DDR without the fusion.
-            saved_bytes =
-                saved_bytes.saturating_add(t.as_ref().map_or(0, tensor_bytes).saturating_mul(2));
+            ub_bytes = ub_bytes.saturating_add(t.as_ref().map_or(0, tile_bytes));
+            if users.iter().any(|u| !contains(u)) || users.is_empty() {
+                // An extra output (level 2): written once either way, but the in-group users
+                // no longer read it back.
+                if users.iter().any(contains) {
+                    saved_bytes = saved_bytes.saturating_add(t.as_ref().map_or(0, tensor_bytes));
+                }
+                outputs.push(result);
+            } else {
+                // Written and read back once through DDR without the fusion.
+                saved_bytes = saved_bytes
+                    .saturating_add(t.as_ref().map_or(0, tensor_bytes).saturating_mul(2));
+            }
         }
     }
     GroupShape {
@@ -519,6 +593,8 @@ impl AutoFuse {
                 .try_into()
                 .unwrap_or(u64::MAX),
             fits: RefCell::default(),
+            rates: Rates::of(context.target),
+            single_ok: RefCell::default(),
         };
         let mut funcs = Vec::new();
         module.walk(&mut |op| {
@@ -738,7 +814,8 @@ impl AutoFuse {
         let mut kept: Vec<Vec<usize>> = Vec::new();
         for group in groups {
             let members: Vec<Op> = group.iter().map(|i| ops[*i]).collect();
-            for part in split_for_ub(&members, ub, skips) {
+            let parts = split_for_ub(&members, ub, skips);
+            for part in self.join_single_buffered(parts, ub, skips) {
                 let indices: Vec<usize> = part.iter().filter_map(|o| graph.position(*o)).collect();
                 if indices.len() >= 2 && !self.saves_enough(&part, skips) {
                     kept.extend(indices.into_iter().map(|i| vec![i]));
@@ -756,7 +833,39 @@ impl AutoFuse {
         // Every final group passes the same tests, however it was formed; one that does not
         // is left as its ops.
         let mut out = Vec::new();
+        let mut taken: HashSet<usize> = HashSet::new();
         for (group, kernels) in clusters {
+            match self.absorb_splits(&graph, &group, ub, &taken) {
+                Some(Ok(with_splits)) => {
+                    let members: Vec<Op> = with_splits.iter().map(|i| ops[*i]).collect();
+                    match self.final_check(&members, kernels, ub.launch_bytes) {
+                        Ok(()) => {
+                            taken.extend(
+                                members
+                                    .iter()
+                                    .filter(|m| m.is_kind(OpKind::Split))
+                                    .map(|m| op_key(*m)),
+                            );
+                            out.push((members, kernels));
+                            continue;
+                        }
+                        Err(reason) => skips.push((
+                            members[0],
+                            format!("the split stays a copy kernel: {reason}"),
+                        )),
+                    }
+                }
+                Some(Err(reason)) => {
+                    if let Some(split) = group
+                        .first()
+                        .and_then(|m| ops[*m].operands().into_iter().find_map(|v| v.defining_op()))
+                        .filter(|d| d.is_kind(OpKind::Split))
+                    {
+                        skips.push((split, format!("the split stays a copy kernel: {reason}")));
+                    }
+                }
+                None => {}
+            }
             let members: Vec<Op> = group.iter().map(|i| ops[*i]).collect();
             match self.final_check(&members, kernels, ub.launch_bytes) {
                 Ok(()) => out.push((members, kernels)),
@@ -776,6 +885,114 @@ impl AutoFuse {
             }
         }
         out
+    }
+
+    /// The group with the `dit.split`s it reads opened into it (block positions, sorted);
+    /// `None` when there is none to take, `Some(Err(why))` when the union is not a kernel the
+    /// generator makes.
+    ///
+    /// dit-merge-horizontal leaves one projection and a split of its output along the last
+    /// dim; the pieces are strided, so alone the split is a copy kernel ([`is_view`]). In the
+    /// group it costs nothing: the generated kernel reads each piece the group consumes as a
+    /// column window of the parent's rows (plan.rs `StageBuilder::split_piece`, a DataCopyPad
+    /// with the parent's width as GM row stride), and yields a piece read only outside as a
+    /// contiguous copy of its window (Wan2.1's v next to the q/k norms). A split joins when its
+    /// operand comes from outside the group, it is a copy (not a view), it splits the last
+    /// dim, no other group took it, the union is placeable (the pieces' outside readers come
+    /// after the group), and the generator plans the union and fits it in the UB
+    /// ([`UbModel::fit`], which refuses it otherwise; single-buffered only where the
+    /// performance model says so): its planner asks every window to start and end on a
+    /// 32-byte GM block (offset and width × element bytes multiples of 32, the rule and its
+    /// doc at `split_piece`). FLUX's single block is not helped: its q/k norms read their
+    /// pieces through per-head reshapes, which a generated body does not hold, and the one
+    /// group reading a piece directly (the MLP's GELU) runs after the attention that reads v.
+    ///
+    /// [`is_view`]: crate::analysis::cost::is_view
+    fn absorb_splits(
+        &self,
+        graph: &BlockGraph,
+        group: &[usize],
+        ub: &UbModel,
+        taken: &HashSet<usize>,
+    ) -> Option<Result<Vec<usize>, String>> {
+        let set: HashSet<usize> = group.iter().copied().collect();
+        let mut splits: Vec<usize> = Vec::new();
+        for &m in group {
+            for v in graph.ops[m].operands() {
+                let Some(split) = v.defining_op().filter(|d| d.is_kind(OpKind::Split)) else {
+                    continue;
+                };
+                let Some(p) = graph.position(split).filter(|p| graph.ops[*p] == split) else {
+                    continue;
+                };
+                if set.contains(&p) || splits.contains(&p) || taken.contains(&op_key(split)) {
+                    continue;
+                }
+                let parent = split.operand(0);
+                let from_outside = parent
+                    .defining_op()
+                    .and_then(|d| graph.position(d))
+                    .is_none_or(|q| !set.contains(&q));
+                let last_dim = parent.tensor().is_some_and(|t| {
+                    let rank = t.rank() as i64;
+                    rank > 0
+                        && t.shape.iter().all(|d| d.is_some())
+                        && ops::i64_attr(split, "dim").is_some_and(|d| d == rank - 1 || d == -1)
+                });
+                let excluded = self.exclude.contains(&split.name())
+                    || crate::analysis::cost::is_view(split)
+                    || crate::analysis::cost::is_load_time_prepack(split);
+                if from_outside && last_dim && !excluded && !self.blacklisted(split, graph.ops[m]) {
+                    splits.push(p);
+                }
+            }
+        }
+        if splits.is_empty() {
+            return None;
+        }
+        let mut union: Vec<usize> = group.iter().copied().chain(splits).collect();
+        union.sort_unstable();
+        if !graph.placeable(&union) {
+            return Some(Err(
+                "a piece is read outside before the group's kernel runs".to_string(),
+            ));
+        }
+        let members: Vec<Op> = union.iter().map(|i| graph.ops[*i]).collect();
+        let double = match ub.fit(&members) {
+            Ok(_) => return Some(Ok(union)),
+            Err(reason) => reason,
+        };
+        // One row of the union fits only with single-buffered queues (Wan2.1's q/k norms and
+        // the copy of v, rows of 5120 widened to f32): taken when the performance model says
+        // that kernel is not slower than the group as it stays plus each split's copy kernel
+        // (a DDR round trip of the whole projection and a launch), as
+        // `join_single_buffered` weighs a cut.
+        let Some((union_s, buffers)) = ub.kernel_s(&members) else {
+            return Some(Err(double));
+        };
+        if buffers >= dit_ascendc::layout::DOUBLE_BUFFER {
+            return Some(Err(double));
+        }
+        let group_ops: Vec<Op> = group.iter().map(|i| graph.ops[*i]).collect();
+        let splits_s: f64 = members
+            .iter()
+            .filter(|m| m.is_kind(OpKind::Split))
+            .map(|m| perf_model::estimate(&perf_model::library_work(*m), &ub.rates).total_s())
+            .sum();
+        let Some(group_s) = self.left_s(&group_ops, ub) else {
+            return Some(Err(double));
+        };
+        if union_s <= group_s + splits_s {
+            // The final fusion takes it single-buffered (`UbModel::fit_final`).
+            ub.single_ok.borrow_mut().insert(group_key(&members));
+            Some(Ok(union))
+        } else {
+            Some(Err(format!(
+                "{double}; with single-buffered queues it fits, but the model gives {:.1} us against {:.1} us apart",
+                union_s * 1e6,
+                (group_s + splits_s) * 1e6
+            )))
+        }
     }
 
     /// Union-find over producer -> consumer edges between `members` (block positions, in
@@ -910,6 +1127,87 @@ impl AutoFuse {
             .collect()
     }
 
+    /// Consecutive parts of a chain that [`split_for_ub`] cut because one row of their union
+    /// does not fit the UB double-buffered, joined again when the union fits with
+    /// single-buffered queues and the performance model says its kernel is not slower than
+    /// the parts as they would stay (each its own double-buffered kernel, or its ops as
+    /// library kernels when it is one op or saves too little), launches included: one kernel
+    /// whose copy-in, compute and copy-out no longer overlap against a DDR round trip of the
+    /// value at the cut and a launch. Wan2.1's residual add and the LayerNorm after it (rows of
+    /// 5120, widened to f32) are such a pair. The cut's note says why a union was not taken.
+    fn join_single_buffered<'a>(
+        &self,
+        parts: Vec<Vec<Op<'a>>>,
+        ub: &UbModel,
+        skips: &mut Vec<(Op<'a>, String)>,
+    ) -> Vec<Vec<Op<'a>>> {
+        let mut out: Vec<(Vec<Op<'a>>, Option<f64>)> = Vec::new();
+        for part in parts {
+            let Some((prev, prev_s)) = out.last_mut() else {
+                out.push((part, None));
+                continue;
+            };
+            let mut union = prev.clone();
+            union.extend(part.iter().copied());
+            let Some((union_s, buffers)) = ub.kernel_s(&union) else {
+                out.push((part, None));
+                continue;
+            };
+            if buffers >= dit_ascendc::layout::DOUBLE_BUFFER {
+                // Not a UB cut this step can undo (the union fits double-buffered only as
+                // something split_for_ub did not take, e.g. not placeable here).
+                out.push((part, None));
+                continue;
+            }
+            let prev_s = match prev_s {
+                Some(t) => Some(*t),
+                None => self.left_s(prev, ub),
+            };
+            let (Some(prev_s), Some(part_s)) = (prev_s, self.left_s(&part, ub)) else {
+                out.push((part, None));
+                continue;
+            };
+            let apart = prev_s + part_s;
+            // The note split_for_ub left at the cut (at the op that starts `part`).
+            let cut = skips
+                .iter()
+                .rposition(|(op, _)| op_key(*op) == op_key(part[0]));
+            if union_s <= apart {
+                // The cut is undone: its note goes.
+                if let Some(i) = cut {
+                    skips.remove(i);
+                }
+                ub.single_ok.borrow_mut().insert(group_key(&union));
+                *prev = union;
+                out.last_mut().expect("a part").1 = Some(union_s);
+            } else {
+                if let Some((_, reason)) = cut.map(|i| &mut skips[i]) {
+                    reason.push_str(&format!(
+                        "; with single-buffered queues it fits, but the model gives {:.1} us against {:.1} us as it is cut",
+                        union_s * 1e6,
+                        apart * 1e6
+                    ));
+                }
+                out.last_mut().expect("a part").1 = Some(prev_s);
+                out.push((part, None));
+            }
+        }
+        out.into_iter().map(|(p, _)| p).collect()
+    }
+
+    /// The modeled time of a part of a chain as it stays when nothing joins it: its kernel
+    /// when it makes one (two ops or more saving min-benefit), else its ops' library kernels.
+    fn left_s(&self, part: &[Op], ub: &UbModel) -> Option<f64> {
+        if part.len() >= 2 && benefit(part) >= self.min_benefit {
+            return ub.kernel_s(part).map(|(t, _)| t);
+        }
+        Some(
+            part.iter()
+                .map(|op| perf_model::estimate(&perf_model::library_work(*op), &ub.rates).total_s())
+                .sum(),
+        )
+    }
+
     /// Whether a group saves enough DDR bytes (seed 004's benefit test); notes a skip when not.
     fn saves_enough<'a>(&self, members: &[Op<'a>], skips: &mut Vec<(Op<'a>, String)>) -> bool {
         let benefit = benefit(members);
@@ -952,8 +1250,8 @@ impl AutoFuse {
         };
         let shape = shape_of(&members);
         let benefit = benefit(&members);
-        let ub_bytes = match ub.fit(&members) {
-            Ok(bytes) => bytes,
+        let (ub_bytes, buffers) = match ub.fit_final(&members) {
+            Ok(fit) => fit,
             Err(reason) => {
                 report.skipped("dit-auto-fuse", last, reason);
                 return;
@@ -1013,7 +1311,7 @@ impl AutoFuse {
             )
         } else {
             format!(
-                "{kernel}: {} ({} ops, {} output{}{}), UB {} B at the smallest tile, saves {:.0}% of their DDR bytes",
+                "{kernel}: {} ({} ops, {} output{}{}), UB {} B at the smallest tile{}, saves {:.0}% of their DDR bytes",
                 names.join(" -> "),
                 members.len(),
                 shape.outputs.len(),
@@ -1024,6 +1322,11 @@ impl AutoFuse {
                     String::new()
                 },
                 ub_bytes,
+                if buffers < dit_ascendc::layout::DOUBLE_BUFFER {
+                    " (single-buffered queues: one row does not fit double-buffered, and the performance model says one such kernel beats the cut)"
+                } else {
+                    ""
+                },
                 benefit * 100.0
             )
         };

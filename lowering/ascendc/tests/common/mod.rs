@@ -95,15 +95,22 @@ pub fn read(rel: &str) -> String {
 /// casts), so the kernel must match the reference bit for bit.
 pub fn exact_output(f: &FusedOp, y: usize) -> bool {
     let n_args = f.args.len();
+    // The op defining each value id (a split's pieces share one).
+    let def: Vec<usize> = f
+        .ops
+        .iter()
+        .enumerate()
+        .flat_map(|(k, op)| std::iter::repeat_n(k, op.results.len()))
+        .collect();
     let mut stack = vec![f.yields[y]];
     while let Some(v) = stack.pop() {
         if v < n_args {
             continue;
         }
-        let op = &f.ops[v - n_args];
+        let op = &f.ops[def[v - n_args]];
         if !matches!(
             op.name.as_str(),
-            "dit.concat" | "dit.cast" | "dit.neg" | "dit.relu"
+            "dit.concat" | "dit.cast" | "dit.neg" | "dit.relu" | "dit.split"
         ) {
             return false;
         }
