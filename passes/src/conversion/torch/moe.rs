@@ -39,7 +39,7 @@
 //! page's parameter table; rule moe_init_routing_v2.tokens_dtype), and dit.grouped_matmul's
 //! group list is int64 (aclnnGroupedMatmulV4's groupListOptional: INT64): the graph's int64
 //! cumsum is replaced by the init op's int32 result widened by a dit.cast, one more kernel
-//! (see [`replace_tokens`]).
+//! (see `replace_tokens`).
 
 use super::mlir;
 use dit_dialect::ops::OpKind;
