@@ -28,6 +28,6 @@
 
 // CPU: dit: 5 kernel(s) for ascend910b, built against the CPU model of Ascend C (UB 196608 bytes)
 
-// JIT: @flux_double_block: reference 103 kernels, fuse-all 20 kernels (20 launches per call
+// JIT: @flux_double_block: reference 103 kernels, fuse-all 18 kernels (18 launches per call
 // JIT: output 0 bf16[1,8,64]: {{.*}} ok
 // JIT: output 1 bf16[1,16,64]: {{.*}} ok

@@ -111,3 +111,69 @@ func.func @view_split_stays(%x: tensor<1x2x64xf32>) -> tensor<1x1x64xf32> {
   %e = "dit.exp"(%a) : (tensor<1x1x64xf32>) -> tensor<1x1x64xf32>
   return %e : tensor<1x1x64xf32>
 }
+
+// -----
+
+// Qwen-Image's (and FLUX double's) joint attention: each stream's merged q/k/v projection is
+// split and every piece reshaped to heads ([1, S, 128] -> [1, S, 2, 64]) for the per-head q/k
+// norms, rope on the image stream, and the text-then-image concat of q, k and v. The splits
+// and the six reshapes join the norm kernel: each head is a 64-wide row of the projection's
+// rows seen as [1, S, 6, 64], so neither split is a copy kernel any more: two linears, the
+// fused group and the attention are left.
+// CHECK-LABEL: func.func @joint_qkv_heads
+// CHECK: %[[PI:.*]] = "dit.linear"(%arg0
+// CHECK-NEXT: %[[PT:.*]] = "dit.linear"(%arg1
+// CHECK-NOT: "dit.split"
+// CHECK: %[[F:.*]]:3 = "dit.fused"(%[[PI]], %[[PT]],
+// CHECK-NEXT: ^bb0(%[[A:[^:]*]]: tensor<1x8x384xbf16>, %[[B:[^:]*]]: tensor<1x4x384xbf16>
+// CHECK-NEXT: %[[SI:.*]]:3 = "dit.split"(%[[A]]) {dim = 2 : i64
+// CHECK-NEXT: %[[ST:.*]]:3 = "dit.split"(%[[B]]) {dim = 2 : i64
+// CHECK-COUNT-6: "dit.reshape"(%{{.*}}) : (tensor<1x{{[48]}}x128xbf16>) -> tensor<1x{{[48]}}x2x64xbf16>
+// CHECK: "dit.yield"
+// CHECK-NOT: "dit.split"
+// CHECK: "dit.attention"(%[[F]]#0, %[[F]]#1, %[[F]]#2)
+// REPORT: fused_joint_qkv_heads_0: split -> split -> reshape -> reshape -> reshape -> reshape -> reshape -> reshape -> rms_norm
+// REPORT: kernels: 14 before, 4 after
+func.func @joint_qkv_heads(%xi: tensor<1x8x128xbf16>, %xt: tensor<1x4x128xbf16>, %wi: tensor<384x128xbf16>, %wt: tensor<384x128xbf16>, %gq: tensor<64xbf16>, %gk: tensor<64xbf16>, %cos: tensor<8x1x64xbf16>, %sin: tensor<8x1x64xbf16>) -> tensor<1x12x2x64xbf16> {
+  %pi = "dit.linear"(%xi, %wi) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1x8x128xbf16>, tensor<384x128xbf16>) -> tensor<1x8x384xbf16>
+  %pt = "dit.linear"(%xt, %wt) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1x4x128xbf16>, tensor<384x128xbf16>) -> tensor<1x4x384xbf16>
+  %si:3 = "dit.split"(%pi) {dim = 2 : i64, sizes = array<i64: 128, 128, 128>} : (tensor<1x8x384xbf16>) -> (tensor<1x8x128xbf16>, tensor<1x8x128xbf16>, tensor<1x8x128xbf16>)
+  %st:3 = "dit.split"(%pt) {dim = 2 : i64, sizes = array<i64: 128, 128, 128>} : (tensor<1x4x384xbf16>) -> (tensor<1x4x128xbf16>, tensor<1x4x128xbf16>, tensor<1x4x128xbf16>)
+  %qi = "dit.reshape"(%si#0) : (tensor<1x8x128xbf16>) -> tensor<1x8x2x64xbf16>
+  %ki = "dit.reshape"(%si#1) : (tensor<1x8x128xbf16>) -> tensor<1x8x2x64xbf16>
+  %vi = "dit.reshape"(%si#2) : (tensor<1x8x128xbf16>) -> tensor<1x8x2x64xbf16>
+  %qt = "dit.reshape"(%st#0) : (tensor<1x4x128xbf16>) -> tensor<1x4x2x64xbf16>
+  %kt = "dit.reshape"(%st#1) : (tensor<1x4x128xbf16>) -> tensor<1x4x2x64xbf16>
+  %vt = "dit.reshape"(%st#2) : (tensor<1x4x128xbf16>) -> tensor<1x4x2x64xbf16>
+  %qin = "dit.rms_norm"(%qi, %gq) {epsilon = 1.0e-06 : f32} : (tensor<1x8x2x64xbf16>, tensor<64xbf16>) -> tensor<1x8x2x64xbf16>
+  %kin = "dit.rms_norm"(%ki, %gk) {epsilon = 1.0e-06 : f32} : (tensor<1x8x2x64xbf16>, tensor<64xbf16>) -> tensor<1x8x2x64xbf16>
+  %qtn = "dit.rms_norm"(%qt, %gq) {epsilon = 1.0e-06 : f32} : (tensor<1x4x2x64xbf16>, tensor<64xbf16>) -> tensor<1x4x2x64xbf16>
+  %ktn = "dit.rms_norm"(%kt, %gk) {epsilon = 1.0e-06 : f32} : (tensor<1x4x2x64xbf16>, tensor<64xbf16>) -> tensor<1x4x2x64xbf16>
+  %qir = "dit.rope"(%qin, %cos, %sin) {mode = "interleave"} : (tensor<1x8x2x64xbf16>, tensor<8x1x64xbf16>, tensor<8x1x64xbf16>) -> tensor<1x8x2x64xbf16>
+  %kir = "dit.rope"(%kin, %cos, %sin) {mode = "interleave"} : (tensor<1x8x2x64xbf16>, tensor<8x1x64xbf16>, tensor<8x1x64xbf16>) -> tensor<1x8x2x64xbf16>
+  %q = "dit.concat"(%qtn, %qir) {dim = 1 : i64} : (tensor<1x4x2x64xbf16>, tensor<1x8x2x64xbf16>) -> tensor<1x12x2x64xbf16>
+  %k = "dit.concat"(%ktn, %kir) {dim = 1 : i64} : (tensor<1x4x2x64xbf16>, tensor<1x8x2x64xbf16>) -> tensor<1x12x2x64xbf16>
+  %v = "dit.concat"(%vt, %vi) {dim = 1 : i64} : (tensor<1x4x2x64xbf16>, tensor<1x8x2x64xbf16>) -> tensor<1x12x2x64xbf16>
+  %o = "dit.attention"(%q, %k, %v) {scale = 0.125 : f32, layout = "BSND", operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<1x12x2x64xbf16>, tensor<1x12x2x64xbf16>, tensor<1x12x2x64xbf16>) -> tensor<1x12x2x64xbf16>
+  return %o : tensor<1x12x2x64xbf16>
+}
+
+// -----
+
+// Heads of 8 bf16 are 16 bytes: not whole 32-byte GM blocks, so the generator does not read
+// them as rows of the projection and the split stays a copy kernel before the norm's group.
+// CHECK-LABEL: func.func @narrow_heads_stay
+// CHECK: %[[S:.*]]:2 = "dit.split"
+// CHECK: "dit.reshape"(%[[S]]#0)
+// CHECK: "dit.fused"
+// CHECK-NOT: "dit.split"
+// CHECK: return
+// REPORT: the split stays a copy kernel: the Ascend C generator does not take it: {{.*}}dit.reshape{{.*}}32-byte GM rows
+func.func @narrow_heads_stay(%x: tensor<1x8x64xbf16>, %w: tensor<128x64xbf16>, %g: tensor<8xbf16>) -> (tensor<1x8x8x8xbf16>, tensor<1x8x64xbf16>) {
+  %p = "dit.linear"(%x, %w) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1x8x64xbf16>, tensor<128x64xbf16>) -> tensor<1x8x128xbf16>
+  %s:2 = "dit.split"(%p) {dim = 2 : i64, sizes = array<i64: 64, 64>} : (tensor<1x8x128xbf16>) -> (tensor<1x8x64xbf16>, tensor<1x8x64xbf16>)
+  %q = "dit.reshape"(%s#0) : (tensor<1x8x64xbf16>) -> tensor<1x8x8x8xbf16>
+  %qn = "dit.rms_norm"(%q, %g) {epsilon = 1.0e-06 : f32} : (tensor<1x8x8x8xbf16>, tensor<8xbf16>) -> tensor<1x8x8x8xbf16>
+  %e = "dit.exp"(%qn) : (tensor<1x8x8x8xbf16>) -> tensor<1x8x8x8xbf16>
+  return %e, %s#1 : tensor<1x8x8x8xbf16>, tensor<1x8x64xbf16>
+}

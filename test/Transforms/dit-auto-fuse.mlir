@@ -165,15 +165,20 @@ func.func @extra_output(%x: tensor<16x64xbf16>, %g: tensor<1x64xbf16>, %r: tenso
 
 // Level 2: the q and k epilogues (norm, rope) read slices of the same projection output and
 // the same rotary tables, and neither depends on the other: one kernel, two outputs. Level 1
-// keeps one kernel per chain.
+// keeps one kernel per chain. At level 2 the kernel also reads q and k in place: the split
+// and the reshapes to heads join it (each head a 64-wide row of the projection's rows); at
+// level 1 the k piece is read outside before the q kernel, so the split stays a copy.
 // CHECK-LABEL: func.func @siblings
-// CHECK: %[[QK:.*]]:2 = "dit.split"
-// CHECK: %[[F:.*]]:2 = "dit.fused"
+// CHECK: %[[P:.*]] = "dit.linear"
+// CHECK-NEXT: %[[F:.*]]:2 = "dit.fused"(%[[P]],
+// CHECK: "dit.split"
+// CHECK-COUNT-2: "dit.reshape"
 // CHECK-COUNT-2: "dit.rope"
 // CHECK: "dit.attention"(%[[F]]#0, %[[F]]#1
 // L1-LABEL: func.func @siblings
+// L1: "dit.split"
 // L1-COUNT-2: "dit.fused"
-// REPORT: fused_siblings_0: rms_norm -> rope -> rms_norm -> rope (4 ops, 2 outputs, 2 sibling kernels reading the same tensors in one launch)
+// REPORT: fused_siblings_0: split -> reshape -> reshape -> rms_norm -> rope -> rms_norm -> rope (7 ops, 2 outputs, 2 sibling kernels reading the same tensors in one launch)
 func.func @siblings(%x: tensor<1x8x128xbf16>, %w: tensor<256x128xbf16>, %gq: tensor<64xbf16>, %cos: tensor<1x8x1x64xf32>, %sin: tensor<1x8x1x64xf32>, %gk: tensor<64xbf16>, %v: tensor<1x8x2x64xbf16>) -> tensor<1x8x2x64xbf16> {
   %p = "dit.linear"(%x, %w) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1x8x128xbf16>, tensor<256x128xbf16>) -> tensor<1x8x256xbf16>
   %q0, %k0 = "dit.split"(%p) {dim = 2 : i64, sizes = array<i64: 128, 128>} : (tensor<1x8x256xbf16>) -> (tensor<1x8x128xbf16>, tensor<1x8x128xbf16>)

@@ -820,6 +820,7 @@ impl StageBuilder<'_> {
             }
             Some(OpKind::Concat) => self.concat(op, id, map, &note),
             Some(OpKind::Split) => self.split_piece(op, k, id, map, &note),
+            Some(OpKind::Reshape) => self.head_view(op, id, map, &note),
             _ => Err(Stop::Refuse(format!(
                 "{note}: this op is not generated in an Ascend C vector kernel"
             ))),
@@ -845,6 +846,110 @@ impl StageBuilder<'_> {
         map: &[DimMap],
         note: &str,
     ) -> Result<NodeId, Stop> {
+        let (arg, offset, width, row_width) = self.piece_window(op, k, id, note)?;
+        let (outer, _) = split_shape(&self.types[arg].shape);
+        let rows = self.row_map(outer, map);
+        let invariant = map.iter().all(|m| matches!(m, DimMap::Fixed(_)));
+        Ok(self.push(
+            MicroOp::Load {
+                arg,
+                rows,
+                window: Some(Window { offset, row_width }),
+            },
+            width,
+            invariant,
+            format!("argument #{arg}, columns {offset}..{}", offset + width),
+        ))
+    }
+
+    /// A `dit.reshape` of a split piece `[.., S, w]` to heads `[.., S, H, D]` (H·D = w, only
+    /// the last dim split): the piece's rows `(s, h)` are rows of the parent argument
+    /// `[.., S, W]` seen as `[.., S, W/D, D]`, at head offset `offset/D` (the piece's first
+    /// column over D), so the load is a plain row map of D-wide rows, no column window: row
+    /// `(s, h)` is GM row `s·(W/D) + offset/D + h`. FLUX, SD3.5, Qwen-Image and HunyuanVideo
+    /// split their merged q/k/v projection and reshape each piece to heads for the per-head
+    /// norm and rope. Each row must be whole 32-byte GM blocks (D × element bytes, and so the
+    /// piece's offset, a multiple of 32: the rule and its doc at [`StageBuilder::split_piece`]).
+    fn head_view(
+        &mut self,
+        op: &dit_runtime::fused::BodyOp,
+        id: usize,
+        map: &[DimMap],
+        note: &str,
+    ) -> Result<NodeId, Stop> {
+        let src = op
+            .operands
+            .first()
+            .copied()
+            .flatten()
+            .ok_or_else(|| Stop::Refuse(format!("{note}: the operand is missing")))?;
+        let refuse = || {
+            Stop::Refuse(format!(
+                "{note}: a reshape is generated only as the per-head view ([.., W] -> [.., H, D]) \
+                 of a piece of a split along a kernel input's last dim"
+            ))
+        };
+        let Def::Op(j) = self.defs[src] else {
+            return Err(refuse());
+        };
+        let split = &self.fused.ops[j];
+        if OpKind::from_name(&split.name) != Some(OpKind::Split) {
+            return Err(refuse());
+        }
+        let piece = self.types[src].shape.clone();
+        let res = self.types[id].shape.clone();
+        let n = piece.len();
+        if n == 0
+            || res.len() != n + 1
+            || res[..n - 1] != piece[..n - 1]
+            || res[n - 1] * res[n] != piece[n - 1]
+        {
+            return Err(refuse());
+        }
+        let head = res[n];
+        let (arg, offset, _, row_width) = self.piece_window(split, j, src, note)?;
+        let elem = crate::layout::elem_bytes(self.types[arg].dtype) as usize;
+        if head == 0
+            || !(head * elem).is_multiple_of(32)
+            || !offset.is_multiple_of(head)
+            || !row_width.is_multiple_of(head)
+        {
+            return Err(Stop::Refuse(format!(
+                "{note}: heads of {head} at column {offset} of rows of {row_width} are not whole \
+                 32-byte GM rows of the input"
+            )));
+        }
+        // The parent's rows as rows of `head` elements: its outer dims, then W/D heads.
+        let mut outer = split_shape(&self.types[arg].shape).0.to_vec();
+        outer.push(row_width / head);
+        let mut rows = self.row_map(&outer, map);
+        rows.base += (offset / head) as u64;
+        let invariant = map.iter().all(|m| matches!(m, DimMap::Fixed(_)));
+        Ok(self.push(
+            MicroOp::Load {
+                arg,
+                rows,
+                window: None,
+            },
+            head,
+            invariant,
+            format!(
+                "argument #{arg}, heads {}..{} of {head}",
+                offset / head,
+                offset / head + res[n - 1]
+            ),
+        ))
+    }
+
+    /// `(argument, first column, width, argument's row width)` of piece `id` of `dit.split`
+    /// body op `k` along the last dim of a body argument ([`StageBuilder::split_piece`]).
+    fn piece_window(
+        &self,
+        op: &dit_runtime::fused::BodyOp,
+        k: usize,
+        id: usize,
+        note: &str,
+    ) -> Result<(usize, usize, usize, usize), Stop> {
         let src = op
             .operands
             .first()
@@ -899,19 +1004,7 @@ impl StageBuilder<'_> {
                 )));
             }
         }
-        let (outer, _) = split_shape(shape);
-        let rows = self.row_map(outer, map);
-        let invariant = map.iter().all(|m| matches!(m, DimMap::Fixed(_)));
-        Ok(self.push(
-            MicroOp::Load {
-                arg,
-                rows,
-                window: Some(Window { offset, row_width }),
-            },
-            width,
-            invariant,
-            format!("argument #{arg}, columns {offset}..{}", offset + width),
-        ))
+        Ok((arg, offset, width, row_width))
     }
 
     /// A per-feature vector (gamma, beta: shape [D]) as an invariant node.

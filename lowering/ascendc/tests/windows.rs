@@ -245,3 +245,128 @@ fn pass_throughs_of_whole_rows_and_f32_match_the_reference() {
     }
     common::generate_build_check("pass_through", &[whole.to_string(), pair.to_string()]);
 }
+
+/// Qwen-Image's q/k/v at test size: two merged projections (image `[1, 5, 192]`, text
+/// `[1, 3, 192]`), each split in three and every piece reshaped to 2 heads of 32; image q
+/// normed and roped, text q normed, the two concatenated along the tokens, v of both streams
+/// concatenated unchanged, image k normed; text k unused. Each head is a 32-element row of
+/// its parent seen as `[1, S, 6, 32]`.
+const HEADS: &str = r#"{"kernel": "fused_window_heads_0", "body": {
+    "args": [{"dtype": "bf16", "shape": [1, 5, 192]}, {"dtype": "bf16", "shape": [1, 3, 192]},
+             {"dtype": "bf16", "shape": [32]}, {"dtype": "bf16", "shape": [5, 1, 32]},
+             {"dtype": "bf16", "shape": [5, 1, 32]}],
+    "ops": [
+      {"name": "dit.split", "operands": [0], "attrs": {"dim": 2, "sizes": [64, 64, 64]},
+       "results": [{"dtype": "bf16", "shape": [1, 5, 64]}, {"dtype": "bf16", "shape": [1, 5, 64]},
+                   {"dtype": "bf16", "shape": [1, 5, 64]}]},
+      {"name": "dit.split", "operands": [1], "attrs": {"dim": 2, "sizes": [64, 64, 64]},
+       "results": [{"dtype": "bf16", "shape": [1, 3, 64]}, {"dtype": "bf16", "shape": [1, 3, 64]},
+                   {"dtype": "bf16", "shape": [1, 3, 64]}]},
+      {"name": "dit.reshape", "operands": [5], "results": [{"dtype": "bf16", "shape": [1, 5, 2, 32]}]},
+      {"name": "dit.reshape", "operands": [6], "results": [{"dtype": "bf16", "shape": [1, 5, 2, 32]}]},
+      {"name": "dit.reshape", "operands": [7], "results": [{"dtype": "bf16", "shape": [1, 5, 2, 32]}]},
+      {"name": "dit.reshape", "operands": [8], "results": [{"dtype": "bf16", "shape": [1, 3, 2, 32]}]},
+      {"name": "dit.reshape", "operands": [10], "results": [{"dtype": "bf16", "shape": [1, 3, 2, 32]}]},
+      {"name": "dit.rms_norm", "operands": [11, 2], "attrs": {"epsilon": 1e-6},
+       "results": [{"dtype": "bf16", "shape": [1, 5, 2, 32]}]},
+      {"name": "dit.rope", "operands": [16, 3, 4], "attrs": {"mode": "interleave"},
+       "results": [{"dtype": "bf16", "shape": [1, 5, 2, 32]}]},
+      {"name": "dit.rms_norm", "operands": [14, 2], "attrs": {"epsilon": 1e-6},
+       "results": [{"dtype": "bf16", "shape": [1, 3, 2, 32]}]},
+      {"name": "dit.concat", "operands": [18, 17], "attrs": {"dim": 1},
+       "results": [{"dtype": "bf16", "shape": [1, 8, 2, 32]}]},
+      {"name": "dit.concat", "operands": [15, 13], "attrs": {"dim": 1},
+       "results": [{"dtype": "bf16", "shape": [1, 8, 2, 32]}]},
+      {"name": "dit.rms_norm", "operands": [12, 2], "attrs": {"epsilon": 1e-6},
+       "results": [{"dtype": "bf16", "shape": [1, 5, 2, 32]}]}],
+    "yield": [19, 20, 21]}}"#;
+
+#[test]
+fn head_views_of_split_pieces_are_rows_of_the_parent() {
+    let target = common::target();
+    let kernel = dit_ascendc::generate_from_json(HEADS, &target).unwrap();
+    // Image k (piece 1, heads 2..4 of 6 per token): GM row 6·s + 2 + h of 32-element rows,
+    // no column window.
+    let heads: Vec<_> = kernel
+        .plan
+        .stages
+        .iter()
+        .flat_map(|s| &s.nodes)
+        .filter_map(|n| match &n.op {
+            dit_ascendc::plan::MicroOp::Load {
+                arg: 0,
+                rows,
+                window,
+            } if n.width == 32 => Some((rows.clone(), *window)),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        heads.iter().any(|(r, w)| w.is_none()
+            && r.base == 2
+            && !r.contiguous
+            && r.terms.iter().map(|t| t.1).collect::<Vec<_>>() == [6, 1]),
+        "{heads:?}"
+    );
+    // Nothing of the text k piece is read: DDR reads stay under the five used pieces, the
+    // per-token rope rows and the gammas.
+    let st = kernel.stats(target.ub_bytes, target.core_num).unwrap();
+    let used = (5 * 192 + 3 * 128) * 2;
+    assert!(st.ddr_read_bytes >= used, "{st:?}");
+    common::generate_build_check_for("window_heads", &[HEADS.to_string()], &target);
+}
+
+/// A head view whose rows are not whole 32-byte GM blocks (bf16 heads of 8), or whose piece
+/// does not start on a head (columns 16.. of rows of 80, heads of 32), is refused, naming the reshape;
+/// a reshape of anything but a split piece too.
+#[test]
+fn unaligned_head_views_are_refused() {
+    let body = |sizes: &str, w0: usize, w1: usize, heads: &str| {
+        format!(
+            r#"{{"kernel": "fused_heads_bad_0", "body": {{
+            "args": [{{"dtype": "bf16", "shape": [4, {w}]}}],
+            "ops": [{{"name": "dit.split", "operands": [0], "attrs": {{"dim": 1, "sizes": {sizes}}},
+                     "results": [{{"dtype": "bf16", "shape": [4, {w0}]}}, {{"dtype": "bf16", "shape": [4, {w1}]}}]}},
+                    {{"name": "dit.reshape", "operands": [2], "results": [{{"dtype": "bf16", "shape": {heads}}}]}}],
+            "yield": [3]}}}}"#,
+            w = w0 + w1
+        )
+    };
+    let target = common::target();
+    dit_ascendc::generate_from_json(&body("[32, 32]", 32, 32, "[4, 2, 16]"), &target).unwrap();
+    for bad in [
+        body("[32, 32]", 32, 32, "[4, 4, 8]"),
+        body("[16, 64]", 16, 64, "[4, 2, 32]"),
+    ] {
+        let e = dit_ascendc::generate_from_json(&bad, &target).unwrap_err();
+        assert!(
+            e.contains("dit.reshape") && e.contains("32-byte GM rows"),
+            "{e}"
+        );
+    }
+    let not_a_piece = r#"{"kernel": "fused_heads_bad_1", "body": {
+        "args": [{"dtype": "bf16", "shape": [4, 64]}],
+        "ops": [{"name": "dit.reshape", "operands": [0], "results": [{"dtype": "bf16", "shape": [4, 2, 32]}]}],
+        "yield": [1]}}"#;
+    let e = dit_ascendc::generate_from_json(not_a_piece, &target).unwrap_err();
+    assert!(e.contains("per-head view"), "{e}");
+}
+
+/// The head-view comparison is not vacuous: image k read one head too far along its parent's
+/// rows (GM row 6·s + 3 + h instead of 6·s + 2 + h) no longer matches the reference.
+#[test]
+fn a_wrong_head_is_caught() {
+    let target = common::target();
+    let mut kernel = dit_ascendc::generate_from_json(HEADS, &target).unwrap();
+    let from = "uint64_t g = 2ull + ";
+    assert_eq!(kernel.source.matches(from).count(), 1, "{}", kernel.source);
+    kernel.source = kernel.source.replacen(from, "uint64_t g = 3ull + ", 1);
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dit_ascendc::cpu_model::build(dir.path(), std::slice::from_ref(&kernel), &target);
+    let lib = dit_ascendc::cpu_model::Library::open(&lib.unwrap()).unwrap();
+    let inputs = common::inputs(&kernel.fused, 3);
+    let refs: Vec<Option<&dit_runtime::Tensor>> = inputs.iter().map(Some).collect();
+    let expected = kernel.fused.run_cpu(&refs).unwrap();
+    let result = common::check_once(&lib, &kernel, 4, target.ub_bytes as u32, &inputs, &expected);
+    assert!(result.is_err(), "the shifted head passed");
+}

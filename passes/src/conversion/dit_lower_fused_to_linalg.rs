@@ -832,6 +832,39 @@ impl Builder {
         }
     }
 
+    /// `x` with its last dim `W` split into the last two of `shape` (`[.., W]` ->
+    /// `[.., H, D]`, H·D = W): a tensor.expand_shape; `Err` for any other reshape.
+    fn split_heads(&mut self, x: &V, shape: &[i64]) -> Result<V, String> {
+        let rank = x.shape.len();
+        if rank == 0
+            || shape.len() != rank + 1
+            || shape[..rank - 1] != x.shape[..rank - 1]
+            || shape[rank - 1] * shape[rank] != x.shape[rank - 1]
+        {
+            return Err(format!(
+                "only a reshape that splits the last dim is lowered ({:?} -> {shape:?})",
+                x.shape
+            ));
+        }
+        let mut reassoc: Vec<String> = (0..rank - 1).map(|i| format!("[{i}]")).collect();
+        reassoc.push(format!("[{}, {}]", rank - 1, rank));
+        let n = self.fresh();
+        let ty = tensor_type(shape, &x.elem);
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        self.line(format!(
+            "{n} = tensor.expand_shape {} [{}] output_shape [{}] : {} into {ty}",
+            x.name,
+            reassoc.join(", "),
+            dims.join(", "),
+            x.ty()
+        ));
+        Ok(V {
+            name: n,
+            shape: shape.to_vec(),
+            elem: x.elem.clone(),
+        })
+    }
+
     /// rope's rotation (plan.rs `MicroOp::Rotate`): pairs `(x[2i], x[2i+1])` become
     /// `(-x[2i+1], x[2i])` (interleave), or halves `[a, b]` become `[-b, a]`.
     fn rotate(&mut self, x: &V, interleave: bool) -> V {
@@ -1017,6 +1050,21 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
             if offset != x.shape[x.shape.len() - 1] {
                 return Err(fail("the pieces do not cover the last dim".into()));
             }
+            continue;
+        }
+        if ikind == Some(K::Reshape) {
+            // A split piece seen as heads, `[.., W] -> [.., H, D]` (auto-fuse opens a group
+            // with it; plan.rs `head_view` reads the heads as rows of the input): one
+            // tensor.expand_shape of the last dim. No other reshape joins a group.
+            let x = segments(inner)
+                .first()
+                .copied()
+                .flatten()
+                .ok_or_else(|| fail("operand #0 is missing".into()))
+                .and_then(get)?;
+            let (shape, _) = static_tensor(inner.result(0)).map_err(&fail)?;
+            let r = b.split_heads(&x, &shape).map_err(&fail)?;
+            values.insert(inner.result(0).key(), r);
             continue;
         }
         if inner.num_results() != 1 {

@@ -72,6 +72,27 @@ struct UbModel {
     single_ok: RefCell<HashSet<Vec<usize>>>,
 }
 
+/// Whether `op` is a `dit.reshape` that only splits the last dim `[.., W]` into heads
+/// `[.., H, D]` (H·D = W, static shapes): a split piece seen so is rows of its parent
+/// (`AutoFuse::absorb_splits`, plan.rs `StageBuilder::head_view`).
+fn head_view(op: Op) -> bool {
+    if !op.is_kind(OpKind::Reshape) || op.num_operands() != 1 || op.num_results() != 1 {
+        return false;
+    }
+    let (Some(a), Some(r)) = (op.operand(0).tensor(), op.result(0).tensor()) else {
+        return false;
+    };
+    let (n, m) = (a.shape.len(), r.shape.len());
+    if n == 0 || m != n + 1 || a.shape.iter().chain(&r.shape).any(|d| d.is_none()) {
+        return false;
+    }
+    a.shape[..n - 1] == r.shape[..n - 1]
+        && r.shape[n - 1]
+            .zip(r.shape[n])
+            .zip(a.shape[n - 1])
+            .is_some_and(|((h, d), w)| h * d == w)
+}
+
 /// A group's identity for [`UbModel::single_ok`].
 fn group_key(members: &[Op]) -> Vec<usize> {
     let mut key: Vec<usize> = members.iter().map(|o| op_key(*o)).collect();
@@ -858,7 +879,17 @@ impl AutoFuse {
                 Some(Err(reason)) => {
                     if let Some(split) = group
                         .first()
-                        .and_then(|m| ops[*m].operands().into_iter().find_map(|v| v.defining_op()))
+                        .and_then(|m| {
+                            ops[*m].operands().into_iter().find_map(|v| {
+                                // Through a piece's view as heads (`head_view`) to its split.
+                                let d = v.defining_op()?;
+                                if head_view(d) {
+                                    d.operand(0).defining_op()
+                                } else {
+                                    Some(d)
+                                }
+                            })
+                        })
                         .filter(|d| d.is_kind(OpKind::Split))
                     {
                         skips.push((split, format!("the split stays a copy kernel: {reason}")));
@@ -903,9 +934,11 @@ impl AutoFuse {
     /// ([`UbModel::fit`], which refuses it otherwise; single-buffered only where the
     /// performance model says so): its planner asks every window to start and end on a
     /// 32-byte GM block (offset and width × element bytes multiples of 32, the rule and its
-    /// doc at `split_piece`). FLUX's single block is not helped: its q/k norms read their
-    /// pieces through per-head reshapes, which a generated body does not hold, and the one
-    /// group reading a piece directly (the MLP's GELU) runs after the attention that reads v.
+    /// doc at `split_piece`). A piece the group reads through a reshape to heads
+    /// (`[.., W] -> [.., H, D]`, [`head_view`]; FLUX, SD3.5, Qwen-Image and HunyuanVideo before
+    /// their per-head q/k norms and rope) joins with that reshape when all its users are in the
+    /// group: the kernel reads the piece's heads as D-wide rows of the parent (plan.rs
+    /// `StageBuilder::head_view`, D × element bytes and the offset whole 32-byte blocks).
     ///
     /// [`is_view`]: crate::analysis::cost::is_view
     fn absorb_splits(
@@ -917,15 +950,40 @@ impl AutoFuse {
     ) -> Option<Result<Vec<usize>, String>> {
         let set: HashSet<usize> = group.iter().copied().collect();
         let mut splits: Vec<usize> = Vec::new();
+        // The per-head views of pieces (`head_view`) the group reads: they join with their
+        // split (the generated kernel reads the piece's heads as rows of the parent).
+        let mut views: Vec<usize> = Vec::new();
         for &m in group {
             for v in graph.ops[m].operands() {
+                let view = v
+                    .defining_op()
+                    .filter(|d| head_view(*d))
+                    .and_then(|d| graph.position(d).filter(|p| graph.ops[*p] == d))
+                    .filter(|p| {
+                        !set.contains(p)
+                            && graph.ops[*p]
+                                .result(0)
+                                .users()
+                                .iter()
+                                .all(|u| graph.position(*u).is_some_and(|q| set.contains(&q)))
+                    });
+                let v = match view {
+                    Some(p) => graph.ops[p].operand(0),
+                    None => v,
+                };
                 let Some(split) = v.defining_op().filter(|d| d.is_kind(OpKind::Split)) else {
                     continue;
                 };
                 let Some(p) = graph.position(split).filter(|p| graph.ops[*p] == split) else {
                     continue;
                 };
-                if set.contains(&p) || splits.contains(&p) || taken.contains(&op_key(split)) {
+                if set.contains(&p) || taken.contains(&op_key(split)) {
+                    continue;
+                }
+                if splits.contains(&p) {
+                    if let Some(q) = view.filter(|q| !views.contains(q)) {
+                        views.push(q);
+                    }
                     continue;
                 }
                 let parent = split.operand(0);
@@ -944,13 +1002,16 @@ impl AutoFuse {
                     || crate::analysis::cost::is_load_time_prepack(split);
                 if from_outside && last_dim && !excluded && !self.blacklisted(split, graph.ops[m]) {
                     splits.push(p);
+                    if let Some(q) = view.filter(|q| !views.contains(q)) {
+                        views.push(q);
+                    }
                 }
             }
         }
         if splits.is_empty() {
             return None;
         }
-        let mut union: Vec<usize> = group.iter().copied().chain(splits).collect();
+        let mut union: Vec<usize> = group.iter().copied().chain(splits).chain(views).collect();
         union.sort_unstable();
         if !graph.placeable(&union) {
             return Some(Err(
