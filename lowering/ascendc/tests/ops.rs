@@ -47,14 +47,7 @@ fn a_wrong_kernel_is_caught() {
             "{label}: {from} in the source"
         );
         kernel.source = kernel.source.replacen(from, to, 1);
-        let dir = tempfile::tempdir().unwrap();
-        let lib = dit_ascendc::cpu_model::build(dir.path(), std::slice::from_ref(&kernel), &target);
-        let lib = dit_ascendc::cpu_model::Library::open(&lib.unwrap()).unwrap();
-        let inputs = common::inputs(&kernel.fused, 5);
-        let refs: Vec<Option<&dit_runtime::Tensor>> = inputs.iter().map(Some).collect();
-        let expected = kernel.fused.run_cpu(&refs).unwrap();
-        let result =
-            common::check_once(&lib, &kernel, 4, target.ub_bytes as u32, &inputs, &expected);
+        let result = common::check_corrupted(&kernel, &target, 5, 4);
         assert!(result.is_err(), "{label}: the corrupted kernel passed");
         eprintln!("{label}: {}", result.unwrap_err());
     }
@@ -262,13 +255,7 @@ fn an_output_inside_another_loop_is_stored_by_its_stages() {
     wrong.source = wrong
         .source
         .replacen(seg, "gmX0[(0ull + (lo - 5u)) * 40]", 1);
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dit_ascendc::cpu_model::build(dir.path(), std::slice::from_ref(&wrong), &target);
-    let lib = dit_ascendc::cpu_model::Library::open(&lib.unwrap()).unwrap();
-    let inputs = common::inputs(&k.fused, 5);
-    let refs: Vec<Option<&dit_runtime::Tensor>> = inputs.iter().map(Some).collect();
-    let expected = k.fused.run_cpu(&refs).unwrap();
-    let result = common::check_once(&lib, &wrong, 3, target.ub_bytes as u32, &inputs, &expected);
+    let result = common::check_corrupted(&wrong, &target, 5, 3);
     assert!(result.is_err(), "the wrong segment passed");
 }
 
@@ -330,13 +317,7 @@ fn narrow_rows_fold_their_last_two_dims() {
     // The comparison sees a gather that repeats the wrong elements.
     let mut wrong = k.clone();
     wrong.source = wrong.source.replacen("(j / 2u) * 4u", "(j % 8u) * 4u", 1);
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dit_ascendc::cpu_model::build(dir.path(), std::slice::from_ref(&wrong), &target);
-    let lib = dit_ascendc::cpu_model::Library::open(&lib.unwrap()).unwrap();
-    let inputs = common::inputs(&k.fused, 5);
-    let refs: Vec<Option<&dit_runtime::Tensor>> = inputs.iter().map(Some).collect();
-    let expected = k.fused.run_cpu(&refs).unwrap();
-    let result = common::check_once(&lib, &wrong, 4, target.ub_bytes as u32, &inputs, &expected);
+    let result = common::check_corrupted(&wrong, &target, 5, 4);
     assert!(result.is_err(), "the wrong gather passed");
 }
 

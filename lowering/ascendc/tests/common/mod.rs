@@ -149,6 +149,31 @@ pub fn inputs(f: &FusedOp, seed: u64) -> Vec<Tensor> {
         .collect()
 }
 
+/// Builds the CPU model of `kernel` (a generated kernel whose source a test has changed), runs
+/// it on `cores` cores with the target's whole UB on inputs of `seed`, and compares with the
+/// reference of its body: the mismatch the tests expect a corrupted kernel to show.
+pub fn check_corrupted(
+    kernel: &Kernel,
+    target: &TargetSpec,
+    seed: u64,
+    cores: u32,
+) -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dit_ascendc::cpu_model::build(dir.path(), std::slice::from_ref(kernel), target);
+    let lib = Library::open(&lib.unwrap()).unwrap();
+    let inputs = inputs(&kernel.fused, seed);
+    let refs: Vec<Option<&Tensor>> = inputs.iter().map(Some).collect();
+    let expected = kernel.fused.run_cpu(&refs).unwrap();
+    check_once(
+        &lib,
+        kernel,
+        cores,
+        target.ub_bytes as u32,
+        &inputs,
+        &expected,
+    )
+}
+
 /// Runs `kernel` from `lib` with `cores` cores and `ub` UB bytes on `inputs`, and compares
 /// with the reference. Returns a description of the first mismatch.
 pub fn check_once(
