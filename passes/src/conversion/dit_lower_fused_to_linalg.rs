@@ -1025,15 +1025,19 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
             }
             break;
         }
-        if ikind == Some(K::Split) {
-            // A split along the last dim (auto-fuse lets one open a group: its pieces are
-            // column windows of the input): one tensor.extract_slice per piece.
-            let x = segments(inner)
+        // The one tensor operand a split or a head-view reshape reads.
+        let first_operand = |op| {
+            segments(op)
                 .first()
                 .copied()
                 .flatten()
                 .ok_or_else(|| fail("operand #0 is missing".into()))
-                .and_then(get)?;
+                .and_then(get)
+        };
+        if ikind == Some(K::Split) {
+            // A split along the last dim (auto-fuse lets one open a group: its pieces are
+            // column windows of the input): one tensor.extract_slice per piece.
+            let x = first_operand(inner)?;
             let rank = x.shape.len() as i64;
             let dim = inner.attr("dim").and_then(|a| a.as_i64()).unwrap_or(-1);
             if rank == 0 || (dim != -1 && dim != rank - 1) {
@@ -1056,12 +1060,7 @@ pub fn lower_group(op: Op, index: usize) -> Result<LinalgKernel, Failure> {
             // A split piece seen as heads, `[.., W] -> [.., H, D]` (auto-fuse opens a group
             // with it; plan.rs `head_view` reads the heads as rows of the input): one
             // tensor.expand_shape of the last dim. No other reshape joins a group.
-            let x = segments(inner)
-                .first()
-                .copied()
-                .flatten()
-                .ok_or_else(|| fail("operand #0 is missing".into()))
-                .and_then(get)?;
+            let x = first_operand(inner)?;
             let (shape, _) = static_tensor(inner.result(0)).map_err(&fail)?;
             let r = b.split_heads(&x, &shape).map_err(&fail)?;
             values.insert(inner.result(0).key(), r);
