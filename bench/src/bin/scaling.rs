@@ -8,8 +8,14 @@
 //! printing the same file in the same run: its ratios are what "linear" looks like on this
 //! machine (cache effects included). A benchmark, not a test: it asserts nothing.
 //!
-//! `cargo run --release -p dit-bench --bin scaling [-- --runs N --quick]`; `--quick` stops at 4x.
-//! Environment: `DIT_OPT`, `MLIR_OPT` (see dit_bench::process).
+//! `--callgrind` counts instructions instead (issue 17: "count instructions with callgrind where
+//! the machine is too noisy for wall time"): each size runs once under `valgrind
+//! --tool=callgrind`, dit-opt and the peer alike, and the ratios are of instructions executed by
+//! the whole process. The count is deterministic, so one run suffices; it does not see cache
+//! misses or page faults, which is why wall time stays the default.
+//!
+//! `cargo run --release -p dit-bench --bin scaling [-- --runs N --quick --callgrind --shape
+//! chain|blocks|functions]`; `--quick` stops at 4x, `--shape` runs one shape. Environment: `DIT_OPT`, `MLIR_OPT` (see dit_bench::process), `VALGRIND`.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -18,13 +24,15 @@ use dit_bench::process::{find_dit_opt, find_mlir_opt};
 use std::{
     collections::BTreeMap,
     fmt::Write as _,
-    path::Path,
+    path::{Path, PathBuf},
     process::{Command, ExitCode},
-    time::{Duration, Instant},
+    time::Instant,
 };
 
 /// One way to grow a graph: its name, the unit of its size, and the text at a given size.
 struct Shape {
+    /// What `--shape` names it by.
+    key: &'static str,
     name: &'static str,
     unit: &'static str,
     base: usize,
@@ -33,6 +41,7 @@ struct Shape {
 
 const SHAPES: &[Shape] = &[
     Shape {
+        key: "chain",
         name: "elementwise chain, one function",
         unit: "ops",
         // Issue 17's acceptance: each doubling of a 5,000-op chain (to 80,000 ops).
@@ -40,12 +49,14 @@ const SHAPES: &[Shape] = &[
         text: chain,
     },
     Shape {
+        key: "blocks",
         name: "FLUX blocks chained in one function",
         unit: "blocks",
         base: 2,
         text: blocks,
     },
     Shape {
+        key: "functions",
         name: "one-block functions in one module",
         unit: "functions",
         base: 4,
@@ -97,14 +108,35 @@ fn functions(n: usize) -> String {
     s
 }
 
-/// Wall time of one process run, and the per-pass wall times of `--mlir-timing` (seconds).
+/// What a run measures: wall time, or the instructions callgrind counts (valgrind's path).
+enum Meter {
+    Wall,
+    Callgrind(PathBuf),
+}
+
+/// The cost of one process run (seconds, or instructions under callgrind), and each pass's
+/// cost: the wall times of `--mlir-timing`, or under callgrind the instructions inside each dit
+/// pass's `DitPass::run` (inclusive, from `callgrind_annotate`; MLIR's verification after a
+/// pass is not in it).
 fn run(
+    meter: &Meter,
     tool: &Path,
     args: &[&str],
     file: &Path,
-) -> Result<(Duration, BTreeMap<String, f64>), String> {
+) -> Result<(f64, BTreeMap<String, f64>), String> {
+    let profile = file.with_extension("callgrind");
+    let mut cmd = match meter {
+        Meter::Wall => Command::new(tool),
+        Meter::Callgrind(valgrind) => {
+            let mut c = Command::new(valgrind);
+            c.arg("--tool=callgrind")
+                .arg(format!("--callgrind-out-file={}", profile.display()))
+                .arg(tool);
+            c
+        }
+    };
     let start = Instant::now();
-    let out = Command::new(tool)
+    let out = cmd
         .args(args)
         .arg(file)
         .args(["-o", "/dev/null"])
@@ -123,8 +155,23 @@ fn run(
                 .join(" | ")
         ));
     }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Meter::Callgrind(_) = meter {
+        // "==1234== Collected : 866912345"
+        let collected = stderr
+            .lines()
+            .find_map(|l| {
+                l.split_once("Collected :")
+                    .map(|(_, n)| n.trim().to_string())
+            })
+            .and_then(|n| n.parse::<f64>().ok())
+            .ok_or_else(|| format!("no instruction count from callgrind for {}", tool.display()))?;
+        let passes = pass_instructions(&profile);
+        let _ = std::fs::remove_file(&profile);
+        return Ok((collected, passes?));
+    }
     let mut passes = BTreeMap::new();
-    for line in String::from_utf8_lossy(&out.stderr).lines() {
+    for line in stderr.lines() {
         // "    0.0628 (  0.8%)  dit-fuse-patterns"
         let mut parts = line.split_whitespace();
         let (Some(secs), Some(_), Some(_)) = (parts.next(), parts.next(), parts.next()) else {
@@ -138,10 +185,53 @@ fn run(
             *passes.entry((*name).to_string()).or_insert(0.0) += secs;
         }
     }
-    Ok((elapsed, passes))
+    Ok((elapsed.as_secs_f64(), passes))
 }
 
-/// One size's medians: (size, dit-opt process seconds, mlir-opt seconds, per-pass seconds).
+/// Instructions inside each dit pass, from a callgrind profile: the inclusive cost of
+/// `<dit_passes::<stage>::<file>::<Pass> as dit_passes::registry::DitPass>::run`, named after
+/// its file (one pass per file: `dit_auto_fuse` is `dit-auto-fuse`). Empty for a tool with no
+/// dit passes (the peer).
+fn pass_instructions(profile: &Path) -> Result<BTreeMap<String, f64>, String> {
+    let out = Command::new("callgrind_annotate")
+        .args(["--inclusive=yes", "--threshold=100"])
+        .arg(profile)
+        .output()
+        .map_err(|e| format!("cannot run callgrind_annotate (valgrind's): {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "callgrind_annotate failed on {}: {}",
+            profile.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let mut passes = BTreeMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        // "124,902,684 (14.36%)  ???:<dit_passes::transforms::dit_auto_fuse::AutoFuse as
+        // dit_passes::registry::DitPass>::run [/path/dit-opt]"
+        let Some((count, rest)) = line.trim_start().split_once(' ') else {
+            continue;
+        };
+        let Some(path) = rest
+            .split_once(":<dit_passes::")
+            .and_then(|(_, r)| r.split_once(" as dit_passes::registry::DitPass>::run "))
+            .map(|(p, _)| p)
+        else {
+            continue;
+        };
+        let segments: Vec<&str> = path.split("::").collect();
+        let (Some(file), Ok(count)) = (
+            segments.len().checked_sub(2).map(|i| segments[i]),
+            count.replace(',', "").parse::<f64>(),
+        ) else {
+            continue;
+        };
+        *passes.entry(file.replace('_', "-")).or_insert(0.0) += count;
+    }
+    Ok(passes)
+}
+
+/// One size's medians: (size, dit-opt process cost, mlir-opt cost, per-pass seconds).
 type Row = (usize, f64, Option<f64>, BTreeMap<String, f64>);
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -160,6 +250,29 @@ fn ratio(a: f64, b: f64) -> String {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
+    let meter = if args.iter().any(|a| a == "--callgrind") {
+        let valgrind = std::env::var_os("VALGRIND")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("valgrind"));
+        match Command::new(&valgrind).arg("--version").output() {
+            Ok(o) if o.status.success() => {
+                println!(
+                    "meter:    instructions, {} --tool=callgrind (one run per size)",
+                    String::from_utf8_lossy(&o.stdout).trim()
+                );
+                Meter::Callgrind(valgrind)
+            }
+            _ => {
+                println!(
+                    "scaling: --callgrind needs valgrind ({} does not run; apt-get install valgrind)",
+                    valgrind.display()
+                );
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        Meter::Wall
+    };
     let runs = args
         .iter()
         .position(|a| a == "--runs")
@@ -167,6 +280,25 @@ fn main() -> ExitCode {
         .and_then(|n| n.parse::<usize>().ok())
         .filter(|n| *n > 0)
         .unwrap_or(3);
+    let runs = if matches!(meter, Meter::Callgrind(_)) {
+        1
+    } else {
+        runs
+    };
+    let only = args
+        .iter()
+        .position(|a| a == "--shape")
+        .map(|i| args.get(i + 1).cloned().unwrap_or_default());
+    if let Some(key) = &only {
+        if !SHAPES.iter().any(|s| s.key == key) {
+            let keys: Vec<&str> = SHAPES.iter().map(|s| s.key).collect();
+            println!(
+                "scaling: --shape {key:?}: expected one of {}",
+                keys.join(", ")
+            );
+            return ExitCode::FAILURE;
+        }
+    }
     let Some(dit_opt) = find_dit_opt() else {
         println!("scaling: skipped: no dit-opt binary");
         return ExitCode::SUCCESS;
@@ -187,8 +319,14 @@ fn main() -> ExitCode {
         }
     };
     let doublings = if quick { 2 } else { 4 };
-    for shape in SHAPES {
-        println!("\n## {} (median of {runs} runs)\n", shape.name);
+    for shape in SHAPES
+        .iter()
+        .filter(|s| only.as_ref().is_none_or(|k| k == s.key))
+    {
+        match meter {
+            Meter::Wall => println!("\n## {} (median of {runs} runs)\n", shape.name),
+            Meter::Callgrind(_) => println!("\n## {} (instructions, one run)\n", shape.name),
+        }
         let mut rows: Vec<Row> = Vec::new();
         for d in 0..=doublings {
             let size = shape.base << d;
@@ -201,9 +339,9 @@ fn main() -> ExitCode {
             let mut per_pass: BTreeMap<String, Vec<f64>> = BTreeMap::new();
             let mut peer = Vec::new();
             for _ in 0..runs {
-                match run(&dit_opt, &["--fuse-all", "--mlir-timing"], &file) {
+                match run(&meter, &dit_opt, &["--fuse-all", "--mlir-timing"], &file) {
                     Ok((t, passes)) => {
-                        totals.push(t.as_secs_f64());
+                        totals.push(t);
                         for (p, s) in passes {
                             per_pass.entry(p).or_default().push(s);
                         }
@@ -214,8 +352,8 @@ fn main() -> ExitCode {
                     }
                 }
                 if let Some(m) = &mlir_opt {
-                    match run(m, &["--allow-unregistered-dialect"], &file) {
-                        Ok((t, _)) => peer.push(t.as_secs_f64()),
+                    match run(&meter, m, &["--allow-unregistered-dialect"], &file) {
+                        Ok((t, _)) => peer.push(t),
                         Err(e) => println!("scaling: peer: {e}"),
                     }
                 }
@@ -231,22 +369,31 @@ fn main() -> ExitCode {
             .filter(|(_, s)| **s >= 0.02 * last_total)
             .map(|(p, _)| p)
             .collect();
+        let what = match meter {
+            Meter::Wall => "s",
+            Meter::Callgrind(_) => "Minstr",
+        };
+        let scale = match meter {
+            Meter::Wall => 1.0,
+            Meter::Callgrind(_) => 1e-6,
+        };
         let mut header = format!(
-            "| {} | dit-opt process s | x prev | mlir-opt s | x prev |",
+            "| {} | dit-opt process {what} | x prev | mlir-opt {what} | x prev |",
             shape.unit
         );
         let mut rule = String::from("|---:|---:|---:|---:|---:|");
         for p in &shown {
-            let _ = write!(header, " {p} s | x prev |");
+            let _ = write!(header, " {p} {what} | x prev |");
             rule.push_str("---:|---:|");
         }
         println!("{header}\n{rule}");
         for (i, (size, total, peer, passes)) in rows.iter().enumerate() {
             let prev = i.checked_sub(1).map(|j| &rows[j]);
             let mut line = format!(
-                "| {size} | {total:.3} | {} | {} | {} |",
+                "| {size} | {:.3} | {} | {} | {} |",
+                total * scale,
                 prev.map_or("".into(), |p| ratio(p.1, *total)),
-                peer.map_or("-".into(), |p| format!("{p:.3}")),
+                peer.map_or("-".into(), |p| format!("{:.3}", p * scale)),
                 match (prev.and_then(|p| p.2), peer) {
                     (Some(a), Some(b)) => ratio(a, *b),
                     _ => "".into(),
@@ -257,7 +404,8 @@ fn main() -> ExitCode {
                 let before = prev.and_then(|r| r.3.get(*p).copied());
                 let _ = write!(
                     line,
-                    " {now:.3} | {} |",
+                    " {:.3} | {} |",
+                    now * scale,
                     before.map_or("".into(), |b| ratio(b, now))
                 );
             }

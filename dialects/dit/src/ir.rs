@@ -743,6 +743,16 @@ impl<'a> Block<'a> {
         ops
     }
 
+    /// The block's argument `index`, if it has that many: one argument without collecting
+    /// them all (a function's entry block may hold thousands of weights).
+    pub fn argument(self, index: usize) -> Option<Val<'a>> {
+        // SAFETY: the block is alive and `index` is checked against its argument count.
+        unsafe {
+            let n = usize::try_from(mlirBlockGetNumArguments(self.raw)).ok()?;
+            (index < n).then(|| Val::from_raw(mlirBlockGetArgument(self.raw, index as isize)))
+        }
+    }
+
     /// The block's arguments.
     pub fn arguments(self) -> Vec<Val<'a>> {
         // SAFETY: as above.

@@ -296,7 +296,7 @@ fn window_columns(op: Op, i: usize) -> Option<(u64, u64)> {
     if !op.is_kind(OpKind::Fused) {
         return None;
     }
-    let arg = *op.region_blocks(0).first()?.arguments().get(i)?;
+    let arg = op.region_blocks(0).first()?.argument(i)?;
     let width = arg.tensor()?.dim_from_back(0)? as u64;
     let users = arg.users();
     if users.is_empty() {

@@ -624,7 +624,7 @@ fn erase_dead_torch_ops(blocks: &[Block], resultless: bool) {
         for block in blocks {
             for op in block.ops().into_iter().rev() {
                 let dead = !op.has_uses() && (resultless || op.num_results() > 0);
-                if op.name().starts_with("torch.") && dead {
+                if dead && op.name().starts_with("torch.") {
                     // SAFETY: the op is unused (checked); each round walks a fresh list of the
                     // block's ops from the end, so no erased op is visited again, and torch ops
                     // with regions were refused, so no listed block is inside an erased op.

@@ -112,6 +112,14 @@ pub fn apply(root: Op, switches: &FusionSwitches, state: &NativeState) -> Result
         // Patterns may rewrite what earlier rewrites produced; a fixed bound keeps a
         // pathological graph from looping.
         mlirGreedyRewriteDriverConfigSetMaxIterations(config, 16);
+        // No region simplification: the patterns rewrite ops inside a block and leave no
+        // blocks to merge or prune, and the driver erases the ops they leave dead itself. It
+        // would walk the whole module again after every pattern family (10M of 816M
+        // instructions on full FLUX.1-dev).
+        mlirGreedyRewriteDriverConfigSetRegionSimplificationLevel(
+            config,
+            MlirGreedySimplifyRegionLevel_MLIR_GREEDY_SIMPLIFY_REGION_LEVEL_DISABLED,
+        );
         // The result only says whether the driver converged within the bound; the IR is
         // valid either way and is verified after the pass.
         let _ = mlirApplyPatternsAndFoldGreedilyWithOp(root.raw(), frozen, config);

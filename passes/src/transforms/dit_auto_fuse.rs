@@ -446,7 +446,8 @@ impl AutoFuse {
                 members.len()
             ));
         }
-        let benefit = benefit(members);
+        let total = total_bytes(members);
+        let benefit = benefit(members, total);
         // A sibling merge's kernels move no fewer bytes for being one launch, but each launch
         // saved is the target's launch overhead (seed 004 counts its ~10 us per launch as
         // saved time; the perf model adds it per launch): as DDR bytes, what the bandwidth
@@ -454,8 +455,7 @@ impl AutoFuse {
         // this only weighs launches against the user's min-benefit, never makes a kernel
         // costlier by the cost model.
         let saved_launches = kernels.saturating_sub(1) as u64;
-        let total = shape_of(members).total_bytes.max(1);
-        let credit = saved_launches.saturating_mul(launch_bytes) as f64 / total as f64;
+        let credit = saved_launches.saturating_mul(launch_bytes) as f64 / total.max(1) as f64;
         if benefit + credit < self.min_benefit {
             let launches = if saved_launches == 0 {
                 String::new()
@@ -479,8 +479,8 @@ impl AutoFuse {
 
 /// Saved DDR bytes / the members' DDR bytes without the fusion: the intermediates that stay in
 /// the UB, plus the repeated reads of a tensor several members read (the kernel captures it
-/// once), which is what a sibling merge saves.
-fn benefit(members: &[Op]) -> f64 {
+/// once), which is what a sibling merge saves. `total` is [`total_bytes`] of the members.
+fn benefit(members: &[Op], total: u64) -> f64 {
     let shape = shape_of(members);
     let mut reads: HashMap<usize, u64> = HashMap::new();
     for m in members {
@@ -497,11 +497,20 @@ fn benefit(members: &[Op]) -> f64 {
             bytes.saturating_mul(reads.saturating_sub(1))
         })
         .fold(0u64, u64::saturating_add);
-    if shape.total_bytes == 0 {
+    if total == 0 {
         0.0
     } else {
-        shape.saved_bytes.saturating_add(rereads) as f64 / shape.total_bytes as f64
+        shape.saved_bytes.saturating_add(rereads) as f64 / total as f64
     }
+}
+
+/// The members' DDR bytes as separate kernels. Apart from [`shape_of`], which most callers
+/// need without it: each kernel's bytes ask the lowering which library call it is.
+fn total_bytes(members: &[Op]) -> u64 {
+    members
+        .iter()
+        .map(|op| kernel_bytes(*op))
+        .fold(0u64, u64::saturating_add)
 }
 
 /// UB bytes one live tensor needs at the smallest legal tile: one row of its last dim, 32-byte
@@ -522,7 +531,6 @@ struct GroupShape<'a> {
     outputs: Vec<Val<'a>>,
     ub_bytes: u64,
     saved_bytes: u64,
-    total_bytes: u64,
 }
 
 fn shape_of<'a>(members: &[Op<'a>]) -> GroupShape<'a> {
@@ -534,9 +542,7 @@ fn shape_of<'a>(members: &[Op<'a>]) -> GroupShape<'a> {
     let mut outputs = Vec::new();
     let mut ub_bytes = 0u64;
     let mut saved_bytes = 0u64;
-    let mut total_bytes = 0u64;
     for op in members {
-        total_bytes = total_bytes.saturating_add(kernel_bytes(*op));
         for v in op.operands() {
             if !inside(v.defining_op()) && seen_inputs.insert(v.key()) {
                 ub_bytes = v
@@ -574,7 +580,6 @@ fn shape_of<'a>(members: &[Op<'a>]) -> GroupShape<'a> {
         outputs,
         ub_bytes,
         saved_bytes,
-        total_bytes,
     }
 }
 
@@ -1259,7 +1264,7 @@ impl AutoFuse {
     /// The modeled time of a part of a chain as it stays when nothing joins it: its kernel
     /// when it makes one (two ops or more saving min-benefit), else its ops' library kernels.
     fn left_s(&self, part: &[Op], ub: &UbModel) -> Option<f64> {
-        if part.len() >= 2 && benefit(part) >= self.min_benefit {
+        if part.len() >= 2 && benefit(part, total_bytes(part)) >= self.min_benefit {
             return ub.kernel_s(part).map(|(t, _)| t);
         }
         Some(
@@ -1271,7 +1276,7 @@ impl AutoFuse {
 
     /// Whether a group saves enough DDR bytes (seed 004's benefit test); notes a skip when not.
     fn saves_enough<'a>(&self, members: &[Op<'a>], skips: &mut Vec<(Op<'a>, String)>) -> bool {
-        let benefit = benefit(members);
+        let benefit = benefit(members, total_bytes(members));
         if benefit >= self.min_benefit {
             return true;
         }
@@ -1310,7 +1315,7 @@ impl AutoFuse {
             return;
         };
         let shape = shape_of(&members);
-        let benefit = benefit(&members);
+        let benefit = benefit(&members, total_bytes(&members));
         let (ub_bytes, buffers) = match ub.fit_final(&members) {
             Ok(fit) => fit,
             Err(reason) => {

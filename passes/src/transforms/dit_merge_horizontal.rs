@@ -73,9 +73,6 @@ impl MergeHorizontal {
 #[derive(Clone, Debug)]
 struct Candidate<'a> {
     op: Op<'a>,
-    /// The block that holds the op (every member of a group shares it).
-    block: Block<'a>,
-    x: Val<'a>,
     /// Argument index of the weight (and of the bias) in the function's entry block.
     weight: usize,
     bias: Option<usize>,
@@ -222,6 +219,12 @@ fn candidate<'a>(
             format!("ta={ta},tb={tb}"),
         )
     };
+    // Checked here, before any merge moves ops: MLIR numbers a block's ops once for
+    // `is_before_in_block` and again after every insertion, so asking after each merge cost a
+    // walk of the block per group (quadratic in a long function).
+    if !dominates(x, op, block) {
+        return Err("x does not dominate the projection".into());
+    }
     let weight_index = argument_index(weight, entry)
         .ok_or("the weight is not an argument of the enclosing func")?;
     let bias_index = match bias {
@@ -259,8 +262,6 @@ fn candidate<'a>(
         key,
         Candidate {
             op,
-            block,
-            x,
             weight: weight_index,
             bias: bias_index,
             n,
@@ -308,8 +309,14 @@ fn concat_of<'a>(
     if let Some(v) = concats.get(&key) {
         return Ok((*v, true));
     }
-    let arguments = entry.arguments();
-    let values: Vec<Val> = args.iter().map(|i| arguments[*i]).collect();
+    let values: Vec<Val> = args
+        .iter()
+        .map(|i| {
+            entry
+                .argument(*i)
+                .ok_or("a weight index past the entry block's arguments")
+        })
+        .collect::<Result<_, _>>()?;
     let first = tensor(values[0], "a concatenated argument")?;
     let d = usize::try_from(dim).map_err(|_| "negative concat dim")?;
     let mut shape = first.shape.clone();
@@ -344,10 +351,12 @@ fn merge<'a>(
     context: &PassContext,
 ) -> Result<(), String> {
     let first = group[0].op;
-    let x = group[0].x;
-    if !dominates(x, first, group[0].block) {
-        return Err("x does not dominate the first projection of the group".into());
-    }
+    // x as the first projection reads it now: an earlier merge may have replaced the value
+    // the candidates were grouped by (x was one of its projections) with a piece of its split.
+    let kind = first.kind().ok_or("not a dit op")?;
+    let x = Operands::resolve(first, kind.spec())?
+        .get(if kind == OpKind::Linear { "x" } else { "a" })
+        .ok_or("no x")?;
     let w = tensor(first.operand(1), "the weight")?;
     let n_dim = weight_n_dim(first, w.rank()) as i64;
     let weights: Vec<usize> = group.iter().map(|c| c.weight).collect();

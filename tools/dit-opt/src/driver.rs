@@ -78,6 +78,14 @@ impl Session<'_> {
         };
         // The Rust rules run below, reporting every broken one (MLIR's verifier stops at the
         // first).
+        // Parsing is one thread's work, and with threading on, MLIR's uniquers lock around every
+        // type, attribute and location they make (28M of 840M instructions on full FLUX.1-dev).
+        // Threads pay only where the pass manager and the verifier have several functions to
+        // spread over, so they come back on for such a module.
+        let threads = !self.options.disable_threading;
+        if threads {
+            self.context.enable_multi_threading(false);
+        }
         let Some(mut module) = dit_dialect::parse_module(self.context, text) else {
             if !self.sink.has_errors() {
                 self.sink
@@ -86,6 +94,14 @@ impl Session<'_> {
             return failed;
         };
         let root = Op::of_module(&module);
+        if threads
+            && root
+                .region_blocks(0)
+                .first()
+                .is_some_and(|b| b.ops().iter().filter(|o| o.is("func.func")).count() > 1)
+        {
+            self.context.enable_multi_threading(true);
+        }
         if !verifier::verify_and_report(root) {
             return failed;
         }
